@@ -1,0 +1,56 @@
+"""
+Command sets. The dice commands are gathered in `DiceCmdSet` and merged into the character
+cmdset, so every puppeted character has them.
+"""
+
+from evennia import CmdSet, default_cmds
+
+from .rolls import CmdCheck, CmdRoll
+from .sheet import CmdApprove, CmdSheet, CmdStat
+
+
+class DiceCmdSet(CmdSet):
+    """The Storyteller dice system: sheet, rolls and staff tools."""
+
+    key = "DiceCmdSet"
+
+    def at_cmdset_creation(self):
+        for command in (CmdSheet, CmdStat, CmdApprove, CmdRoll, CmdCheck):
+            self.add(command())
+
+
+class CharacterCmdSet(default_cmds.CharacterCmdSet):
+    """In-game commands of a puppeted character: Evennia's defaults plus the dice system."""
+
+    key = "DefaultCharacter"
+
+    def at_cmdset_creation(self):
+        super().at_cmdset_creation()
+        self.add(DiceCmdSet)
+
+
+class AccountCmdSet(default_cmds.AccountCmdSet):
+    """Commands available to the Account at all times."""
+
+    key = "DefaultAccount"
+
+    def at_cmdset_creation(self):
+        super().at_cmdset_creation()
+
+
+class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
+    """Commands available before logging in."""
+
+    key = "DefaultUnloggedin"
+
+    def at_cmdset_creation(self):
+        super().at_cmdset_creation()
+
+
+class SessionCmdSet(default_cmds.SessionCmdSet):
+    """Commands available on the Session level once logged in."""
+
+    key = "DefaultSession"
+
+    def at_cmdset_creation(self):
+        super().at_cmdset_creation()

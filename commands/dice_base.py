@@ -1,0 +1,129 @@
+"""
+What every dice command shares: the help category, refusing bad input with one clear line,
+finding characters, telling who is staff, and sending a roll to its audience.
+
+Commands stay thin: they parse, fetch traits, call `rules`, format (`commands.dice_display`)
+and send. No dice logic lives here.
+"""
+
+from django.conf import settings
+from evennia.commands.default.muxcommand import MuxCommand
+
+from rules.errors import DiceError
+from rules.systems import get_system
+
+HELP_CATEGORY = "Dice"
+STAFF_LOCK = "perm(Builder)"
+
+
+class DiceCommand(MuxCommand):
+    """Base for the dice commands (not a command itself)."""
+
+    help_category = HELP_CATEGORY
+    usage = ""
+    switch_options = ()
+
+    def parse(self):
+        # MuxCommand only warns about an unknown switch and runs anyway; a typo in
+        # `/private` must not make a roll public, so an unknown switch refuses the command.
+        self.bad_switch = None
+        raw = self.args
+        if raw and raw[0] == "/" and self.switch_options:
+            given = raw[1:].split(None, 1)[0] if raw[1:].strip() else ""
+            for element in filter(None, given.lower().split("/")):
+                exact = [opt for opt in self.switch_options if opt == element]
+                matches = exact or [opt for opt in self.switch_options if opt.startswith(element)]
+                if len(matches) != 1:
+                    self.bad_switch = element
+                    break
+        if self.bad_switch:
+            switch_options, self.switch_options = self.switch_options, None
+            super().parse()
+            self.switch_options = switch_options
+        else:
+            super().parse()
+
+    def func(self):
+        if self.bad_switch is not None:
+            known = ", ".join(f"/{opt}" for opt in self.switch_options)
+            self.refuse(f"Unknown switch /{self.bad_switch} (this command knows {known}).")
+            return
+        try:
+            self.run()
+        except DiceError as err:
+            self.refuse(str(err))
+
+    def refuse(self, message):
+        """One line: what was wrong, then the usage."""
+        usage = f" Usage: {self.usage}" if self.usage else ""
+        self.msg(f"{message}{usage}")
+
+    def run(self):
+        raise NotImplementedError
+
+
+def is_staff(obj):
+    """Builder or above (through the account when puppeted)."""
+    return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
+
+
+def dice_system():
+    return get_system(getattr(settings, "DICE_SYSTEM", "v5"))
+
+
+def bestial_rule():
+    return getattr(settings, "V5_BESTIAL_FAILURE", "official")
+
+
+def find_character(caller, name, room_only=False):
+    """
+    The one character called `name` (in the caller's room, or anywhere).
+
+    Raises:
+        DiceError: none, or more than one.
+    """
+    from typeclasses.characters import Character
+
+    name = name.strip()
+    if not name:
+        raise DiceError("Name a character.")
+    if room_only:
+        candidates = caller.search(name, quiet=True, typeclass=Character)
+    else:
+        candidates = caller.search(name, global_search=True, quiet=True, typeclass=Character)
+    candidates = [obj for obj in candidates if isinstance(obj, Character)]
+    exact = [obj for obj in candidates if obj.key.lower() == name.lower()]
+    if len(exact) == 1 or len(candidates) == 1:
+        return exact[0] if exact else candidates[0]
+    where = " here" if room_only else ""
+    if not candidates:
+        raise DiceError(f"There is no character called '{name}'{where}.")
+    listed = ", ".join(sorted(obj.key for obj in candidates))
+    raise DiceError(f"'{name}' could be several characters: {listed}.")
+
+
+def staff_in_room(caller):
+    location = caller.location
+    if not location:
+        return []
+    return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
+
+
+def announce(caller, text, private=False, shared_with=()):
+    """
+    Send a roll to its audience and return the receivers.
+
+    Public: everyone in the room. Private: the roller, the characters it is shared with and
+    staff in the room.
+    """
+    location = caller.location
+    if private or not location:
+        receivers = [caller]
+        for obj in list(shared_with) + staff_in_room(caller):
+            if obj not in receivers:
+                receivers.append(obj)
+        for obj in receivers:
+            obj.msg(text, from_obj=caller)
+        return receivers
+    location.msg_contents(text, from_obj=caller)
+    return list(location.contents)

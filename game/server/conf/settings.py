@@ -1,0 +1,95 @@
+r"""
+Evennia settings for the Storyteller dice game.
+
+The game directory is `game/`; the game's code (`commands/`, `typeclasses/`, `rules/`)
+lives at the repository root, so the root is put on `sys.path` before anything else.
+
+Environment variables (all optional):
+
+- `GAME_PORT_BASE` (default 4000): telnet = base, web = base + 1, websocket = base + 2,
+  SSL = base + 3, SSH = base + 4, internal web = base + 5, AMP = base + 6.
+- `TEST_DB_PATH`: a throwaway SQLite file (Evennia's own default setting honours it).
+- `DATABASE_URL`-style PostgreSQL: set `GAME_DB=postgres` and `PGHOST`, `PGPORT`,
+  `PGUSER`, `PGPASSWORD`, `PGDATABASE` (defaults: localhost, 5432, evennia, evennia, evennia).
+- `DICE_SYSTEM` (default "v5") and `V5_BESTIAL_FAILURE` ("official" or "total_failure").
+"""
+
+import os
+import sys
+
+_GAME_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_REPO_DIR = os.path.dirname(_GAME_DIR)
+if _REPO_DIR not in sys.path:
+    sys.path.insert(0, _REPO_DIR)
+
+# evennia.settings_default finds the game dir from the current directory (and chdirs
+# upwards while looking); import it from inside game/ and restore the cwd afterwards.
+_cwd = os.getcwd()
+os.chdir(_GAME_DIR)
+try:
+    from evennia.settings_default import *  # noqa: F401,F403
+finally:
+    os.chdir(_cwd)
+
+GAME_DIR = _GAME_DIR
+REPO_DIR = _REPO_DIR
+
+######################################################################
+# Evennia base server config
+######################################################################
+
+SERVERNAME = "Storyteller Dice"
+GAME_SLOGAN = "Hunger dice, messy criticals and an honest record"
+
+_PORT_BASE = int(os.environ.get("GAME_PORT_BASE", "4000"))
+TELNET_PORTS = [_PORT_BASE]
+WEBSERVER_PORTS = [(_PORT_BASE + 1, _PORT_BASE + 5)]
+WEBSOCKET_CLIENT_PORT = _PORT_BASE + 2
+SSL_PORTS = [_PORT_BASE + 3]
+SSH_PORTS = [_PORT_BASE + 4]
+AMP_PORT = _PORT_BASE + 6
+
+# GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
+# under that directory instead of game/server/, so that a second server (the end-to-end tests)
+# can run from the same game dir beside a development server. Evennia's launcher always puts
+# its pid files in game/server/; tests/e2e/harness.py moves those for its own server.
+_RUN_DIR = os.environ.get("GAME_RUN_DIR")
+if _RUN_DIR:
+    _RUN_DIR = os.path.abspath(_RUN_DIR)
+    LOG_DIR = os.path.join(_RUN_DIR, "logs")
+    SERVER_LOG_FILE = os.path.join(LOG_DIR, "server.log")
+    PORTAL_LOG_FILE = os.path.join(LOG_DIR, "portal.log")
+    HTTP_LOG_FILE = os.path.join(LOG_DIR, "http_requests.log")
+    LOCKWARNING_LOG_FILE = os.path.join(LOG_DIR, "lockwarnings.log")
+    STATIC_ROOT = os.path.join(_RUN_DIR, "static")
+    MEDIA_ROOT = os.path.join(_RUN_DIR, "media")
+
+if os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql"):
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": os.environ.get("PGDATABASE", "evennia"),
+            "USER": os.environ.get("PGUSER", "evennia"),
+            "PASSWORD": os.environ.get("PGPASSWORD", "evennia"),
+            "HOST": os.environ.get("PGHOST", "localhost"),
+            "PORT": os.environ.get("PGPORT", "5432"),
+        }
+    }
+
+######################################################################
+# Dice system
+######################################################################
+
+# Which game system the dice commands use (see rules/systems.py for the registry).
+DICE_SYSTEM = os.environ.get("DICE_SYSTEM", "v5")
+# "official" (V5 core: any non-win with a Hunger 1) or "total_failure" (seed 004's reading:
+# 0 successes with Hunger dice rolled).
+V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
+
+######################################################################
+# Settings given in secret_settings.py override those in this file.
+######################################################################
+try:
+    from server.conf.secret_settings import *  # noqa: F401,F403
+except ImportError:
+    pass

@@ -1,0 +1,281 @@
+"""
+Pool expressions: what a player types to say which dice to roll.
+
+    dexterity+stealth
+    dex + stealth + 2 - 1
+    str+brawl(grappling)      str+brawl (grappling)
+    7
+
+Trait names match case-insensitively, by full name, by a standard abbreviation given by the
+system (V5: `str`, `dex`, `int`, ...), or by a unique prefix. Spaces, `_` and `'` inside a name
+are ignored when matching (`animalken`, `animal ken` and `animal_ken` are all Animal Ken).
+A `-` is always subtraction: type `thin blood alchemy` (or a prefix) for that Discipline.
+
+A Specialty in parentheses after a Skill adds one die when the character has it; only one
+Specialty applies to a roll (V5 core). Parsing and resolving are separate so that a command
+can read an expression once and resolve it against any sheet.
+
+Bounds (RULES.md §0): a pool above `MAX_POOL` dice after all modifiers is refused, never
+rolled; a pool that modifiers push below 1 is rolled as 1 die (V5 core: penalties leave at
+least one die).
+"""
+
+import re
+from dataclasses import dataclass
+
+from .errors import PoolError, PoolTooLarge
+
+MAX_POOL = 50
+MAX_EXPRESSION_LENGTH = 200
+MAX_TERMS = 20
+
+_NUMBER = re.compile(r"\d+")
+_NAME = re.compile(r"[A-Za-z][A-Za-z _'.]*")
+_SPECIALTY = re.compile(r"\(([^()]*)\)")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a parsed expression, before it is looked up on a sheet."""
+
+    sign: int
+    number: int | None = None
+    name: str | None = None
+    specialty: str | None = None
+
+
+@dataclass(frozen=True)
+class PoolPart:
+    """One resolved term: what is shown to the room and what it adds."""
+
+    label: str
+    value: int
+    sign: int = 1
+    trait: str | None = None
+    specialty: str | None = None
+
+    @property
+    def contribution(self):
+        return self.sign * self.value
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A resolved pool: its parts, their sum, and the dice actually rolled."""
+
+    parts: tuple
+    total: int
+
+    @property
+    def dice(self):
+        return max(1, self.total)
+
+    @property
+    def traits(self):
+        return tuple(part.trait for part in self.parts if part.trait)
+
+    @property
+    def specialty(self):
+        for part in self.parts:
+            if part.specialty:
+                return part.specialty
+        return None
+
+    def describe(self):
+        """`Dexterity 3 + Stealth 2 (Silent) + 2 = 8`, plain text."""
+        text = ""
+        for index, part in enumerate(self.parts):
+            shown = part.label if part.trait is None and part.specialty is None else f"{part.label} {part.value}"
+            if index == 0:
+                text = ("-" if part.sign < 0 else "") + shown
+            else:
+                text += f" {'-' if part.sign < 0 else '+'} {shown}"
+        if len(self.parts) > 1:
+            text += f" = {self.total}"
+        if self.total < 1:
+            text += " (rolled as 1)"
+        return text
+
+
+def normalize(name):
+    """The form names are compared in: lower case, no spaces, `_`, `'` or `.`."""
+    return re.sub(r"[\s_'.]", "", name.lower())
+
+
+def match_name(typed, candidates, aliases=None, what="trait"):
+    """
+    Find the one candidate meant by `typed`.
+
+    Args:
+        typed (str): what the player typed.
+        candidates (iterable of str): canonical names.
+        aliases (dict, optional): normalized abbreviation -> canonical name; an alias beats
+            a prefix (`int` is Intelligence, not ambiguous with Intimidation).
+        what (str): the word used in messages ("trait", "specialty").
+
+    Returns:
+        str: the canonical name.
+
+    Raises:
+        PoolError: unknown or ambiguous, with the candidates listed.
+    """
+    key = normalize(typed)
+    if not key:
+        raise PoolError(f"An empty {what} name is not allowed.")
+    by_key = {normalize(name): name for name in candidates}
+    if key in by_key:
+        return by_key[key]
+    if aliases and key in aliases and aliases[key] in candidates:
+        return aliases[key]
+    matches = sorted(name for nkey, name in by_key.items() if nkey.startswith(key))
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        listed = ", ".join(m.title() for m in matches)
+        raise PoolError(f"'{typed.strip()}' is ambiguous: it could be {listed}.")
+    raise PoolError(f"There is no {what} called '{typed.strip()}'.")
+
+
+def parse(expression):
+    """
+    Parse a pool expression into terms.
+
+    Returns:
+        tuple of Term
+
+    Raises:
+        PoolError: for anything that is not a pool expression.
+    """
+    text = expression.strip()
+    if not text:
+        raise PoolError("Say what to roll: a pool like dex+stealth, or a number of dice.")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise PoolError(f"That pool expression is too long (over {MAX_EXPRESSION_LENGTH} characters).")
+    terms = []
+    pos = 0
+    sign = 1
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if not terms and pos < len(text) and text[pos] in "+-":
+            sign = -1 if text[pos] == "-" else 1
+            pos += 1
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+        if pos >= len(text):
+            raise PoolError("The pool expression ends with an operator; add a trait or a number after it.")
+        number = _NUMBER.match(text, pos)
+        name = _NAME.match(text, pos)
+        if number:
+            digits = number.group()
+            if len(digits) > 3:
+                raise PoolError(f"'{digits}' is far too many dice; pools are limited to {MAX_POOL}.")
+            terms.append(Term(sign=sign, number=int(digits)))
+            pos = number.end()
+        elif name:
+            typed = name.group().strip()
+            pos = name.end()
+            specialty = None
+            spec = _SPECIALTY.match(text, pos)
+            if spec:
+                specialty = spec.group(1).strip()
+                if not specialty:
+                    raise PoolError(f"The parentheses after '{typed}' are empty: name the Specialty.")
+                pos = spec.end()
+            terms.append(Term(sign=sign, name=typed, specialty=specialty))
+        else:
+            raise PoolError(f"I can't read '{text[pos:pos + 20]}' in the pool: use traits, numbers, + and -.")
+        if len(terms) > MAX_TERMS:
+            raise PoolError(f"That pool has too many terms (more than {MAX_TERMS}).")
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return tuple(terms)
+        if text[pos] in "+-":
+            sign = -1 if text[pos] == "-" else 1
+            pos += 1
+            continue
+        if text[pos] == "(":
+            raise PoolError("A Specialty in parentheses goes right after a Skill, like str+brawl(grappling).")
+        raise PoolError(f"Expected + or - before '{text[pos:pos + 20]}'.")
+
+
+@dataclass(frozen=True)
+class TraitTable:
+    """
+    What a sheet offers to pool expressions.
+
+    Args:
+        values (dict): canonical trait name -> dots.
+        specialties (dict): canonical Skill name -> tuple of Specialty names.
+        aliases (dict): normalized abbreviation -> canonical name.
+        specialty_traits (frozenset): traits that can carry a Specialty (Skills).
+    """
+
+    values: dict
+    specialties: dict
+    aliases: dict
+    specialty_traits: frozenset
+
+    def match(self, typed):
+        return match_name(typed, self.values, self.aliases)
+
+
+def resolve(terms, table=None):
+    """
+    Look the terms up on a sheet and add them up.
+
+    Args:
+        terms (tuple of Term): from `parse`.
+        table (TraitTable or None): None allows numbers only (no sheet to read).
+
+    Returns:
+        Pool
+
+    Raises:
+        PoolError, PoolTooLarge
+    """
+    parts = []
+    used_specialty = None
+    for term in terms:
+        if term.number is not None:
+            parts.append(PoolPart(label=str(term.number), value=term.number, sign=term.sign))
+            continue
+        if table is None:
+            raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
+        trait = table.match(term.name)
+        parts.append(PoolPart(label=trait.title(), value=table.values[trait], sign=term.sign, trait=trait))
+        if term.specialty is None:
+            continue
+        if trait not in table.specialty_traits:
+            raise PoolError(f"{trait.title()} is not a Skill, so it has no Specialties.")
+        if term.sign < 0:
+            raise PoolError("A Specialty adds a die; it cannot be subtracted.")
+        owned = table.specialties.get(trait, ())
+        if not owned:
+            raise PoolError(f"You have no {trait.title()} Specialty.")
+        try:
+            specialty = match_name(term.specialty, owned, what=f"{trait.title()} Specialty")
+        except PoolError:
+            raise PoolError(
+                f"You have no {trait.title()} Specialty '{term.specialty}' "
+                f"(yours: {', '.join(owned)})."
+            ) from None
+        if used_specialty:
+            raise PoolError("Only one Specialty applies to a roll.")
+        used_specialty = specialty
+        parts.append(PoolPart(label=f"{specialty} specialty", value=1, trait=None, specialty=specialty))
+    total = sum(part.contribution for part in parts)
+    if total > MAX_POOL:
+        raise PoolTooLarge(f"That pool is {total} dice; pools are limited to {MAX_POOL}.")
+    return Pool(parts=tuple(parts), total=total)
+
+
+def build_pool(expression, table=None):
+    """Parse and resolve in one step."""
+    return resolve(parse(expression), table)
+
+
+def number_pool(dice):
+    """A pool of a plain number of dice (staff NPC rolls, `+check`)."""
+    return build_pool(str(dice))

@@ -1,0 +1,192 @@
+"""
+The V5 character sheet: which traits exist, their ranges and defaults, and the values derived
+from them. Pure data and checks; the typeclass stores the values.
+
+Ranges (a value outside is refused with a message, never clamped on the way in):
+
+- Attributes 1-5 (default 1); Skills 0-5 (default 0); Disciplines 0-5 (0 = not known).
+- Hunger 0-5 (default 1, as a newly Embraced vampire), Humanity 0-10 (default 7),
+  Stains 0 to 10 - Humanity (Stains fill the empty Humanity boxes), Blood Potency 0-10
+  (default 1).
+- Willpower: maximum Composure + Resolve; Health: maximum Stamina + 3. Each has Superficial
+  and Aggravated damage, together at most the maximum. When a lower Attribute shrinks a
+  maximum, stored damage is read clamped to it (values are clamped to their ranges).
+
+A Specialty needs at least one dot in its Skill.
+"""
+
+from .errors import DiceError
+from .pools import TraitTable, match_name, normalize
+
+ATTRIBUTES = {
+    "physical": ("strength", "dexterity", "stamina"),
+    "social": ("charisma", "manipulation", "composure"),
+    "mental": ("intelligence", "wits", "resolve"),
+}
+SKILLS = {
+    "physical": ("athletics", "brawl", "craft", "drive", "firearms", "larceny", "melee", "stealth", "survival"),
+    "social": ("animal ken", "etiquette", "insight", "intimidation", "leadership", "performance",
+               "persuasion", "streetwise", "subterfuge"),
+    "mental": ("academics", "awareness", "finance", "investigation", "medicine", "occult", "politics",
+               "science", "technology"),
+}
+DISCIPLINES = (
+    "animalism", "auspex", "blood sorcery", "celerity", "dominate", "fortitude", "obfuscate",
+    "oblivion", "potence", "presence", "protean", "thin blood alchemy",
+)
+ALL_ATTRIBUTES = tuple(name for group in ATTRIBUTES.values() for name in group)
+ALL_SKILLS = tuple(name for group in SKILLS.values() for name in group)
+
+# The abbreviations every V5 player types; they win over prefix matching (`int` would
+# otherwise be ambiguous between Intelligence and Intimidation).
+ALIASES = {
+    "str": "strength", "dex": "dexterity", "sta": "stamina", "stam": "stamina",
+    "cha": "charisma", "char": "charisma", "man": "manipulation", "manip": "manipulation",
+    "com": "composure", "comp": "composure", "int": "intelligence", "wit": "wits",
+    "res": "resolve", "bp": "blood potency", "wp": "willpower", "hum": "humanity",
+    "tba": "thin blood alchemy", "bs": "blood sorcery",
+}
+
+# Single ratings a pool may use besides Attributes, Skills and Disciplines (frenzy, remorse).
+RATINGS = ("humanity", "willpower", "blood potency")
+
+# Trackers set with +stat besides the dotted traits; (minimum, maximum, default).
+TRACKERS = {
+    "hunger": (0, 5, 1),
+    "humanity": (0, 10, 7),
+    "stains": (0, 10, 0),
+    "blood potency": (0, 10, 1),
+    "willpower superficial": (0, None, 0),
+    "willpower aggravated": (0, None, 0),
+    "health superficial": (0, None, 0),
+    "health aggravated": (0, None, 0),
+}
+
+MAX_SPECIALTY_LENGTH = 30
+MAX_SPECIALTIES_PER_SKILL = 5
+
+
+def kind_of(trait):
+    """'attribute', 'skill', 'discipline' or 'tracker'."""
+    if trait in ALL_ATTRIBUTES:
+        return "attribute"
+    if trait in ALL_SKILLS:
+        return "skill"
+    if trait in DISCIPLINES:
+        return "discipline"
+    if trait in TRACKERS:
+        return "tracker"
+    raise DiceError(f"There is no trait called '{trait}'.")
+
+
+def default_value(trait):
+    kind = kind_of(trait)
+    if kind == "attribute":
+        return 1
+    if kind == "tracker":
+        return TRACKERS[trait][2]
+    return 0
+
+
+def settable_traits():
+    return ALL_ATTRIBUTES + ALL_SKILLS + DISCIPLINES + tuple(TRACKERS)
+
+
+def match_settable(typed):
+    """The settable trait meant by `typed` (full name, abbreviation or unique prefix)."""
+    key = normalize(typed)
+    if key in ("willpower", "wp", "health"):
+        raise DiceError(
+            f"{typed.strip().title()}'s maximum is derived ("
+            + ("Composure + Resolve" if key != "health" else "Stamina + 3")
+            + f"); set its damage with '{'willpower' if key != 'health' else 'health'} superficial' "
+            "or '... aggravated'."
+        )
+    return match_name(typed, settable_traits(), ALIASES)
+
+
+def willpower_max(values):
+    return values["composure"] + values["resolve"]
+
+
+def health_max(values):
+    return values["stamina"] + 3
+
+
+def limits(trait, values):
+    """(minimum, maximum) of `trait` given the rest of the sheet."""
+    kind = kind_of(trait)
+    if kind == "attribute":
+        return 1, 5
+    if kind in ("skill", "discipline"):
+        return 0, 5
+    low, high, _ = TRACKERS[trait]
+    if trait == "stains":
+        return 0, 10 - values["humanity"]
+    if trait.startswith("willpower"):
+        other = "willpower aggravated" if trait.endswith("superficial") else "willpower superficial"
+        return 0, max(0, willpower_max(values) - values[other])
+    if trait.startswith("health"):
+        other = "health aggravated" if trait.endswith("superficial") else "health superficial"
+        return 0, max(0, health_max(values) - values[other])
+    return low, high
+
+
+def check_value(trait, value, values):
+    """Refuse a value outside the trait's range (with the range in the message)."""
+    low, high = limits(trait, values)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        detail = ""
+        if trait == "stains":
+            detail = " (Stains fill the empty boxes of Humanity)"
+        elif trait.startswith(("willpower", "health")):
+            detail = " (Superficial and Aggravated together fit in the track)"
+        raise DiceError(f"{trait.title()} must be from {low} to {high}{detail}.")
+    return value
+
+
+def clamp_all(values):
+    """Values read back in range: damage and Stains shrink when their track shrinks."""
+    values = dict(values)
+    for trait in settable_traits():
+        values.setdefault(trait, default_value(trait))
+    for trait in ("stains", "willpower aggravated", "willpower superficial",
+                  "health aggravated", "health superficial"):
+        low, high = limits(trait, values)
+        values[trait] = min(max(values[trait], low), high)
+    return values
+
+
+def check_specialty(skill, specialty, values, owned):
+    """Refuse a Specialty that cannot be added; returns the cleaned name."""
+    if kind_of(skill) != "skill":
+        raise DiceError(f"Only Skills have Specialties; {skill.title()} is not a Skill.")
+    if values.get(skill, 0) < 1:
+        raise DiceError(f"A Specialty needs at least one dot in {skill.title()}.")
+    name = " ".join(specialty.split())
+    if not name:
+        raise DiceError("Name the Specialty.")
+    if len(name) > MAX_SPECIALTY_LENGTH:
+        raise DiceError(f"Specialty names are at most {MAX_SPECIALTY_LENGTH} characters.")
+    if not all(ch.isalnum() or ch in " '-&" for ch in name):
+        raise DiceError("Specialty names use letters, digits, spaces, ' - and & only.")
+    if normalize(name) in {normalize(s) for s in owned}:
+        raise DiceError(f"{skill.title()} already has the Specialty {name}.")
+    if len(owned) >= MAX_SPECIALTIES_PER_SKILL:
+        raise DiceError(f"{skill.title()} already has {MAX_SPECIALTIES_PER_SKILL} Specialties.")
+    return name
+
+
+def trait_table(values, specialties):
+    """What pool expressions can use from this sheet (see rules.pools)."""
+    values = clamp_all(values)
+    rollable = {name: values[name] for name in ALL_ATTRIBUTES + ALL_SKILLS + DISCIPLINES}
+    rollable["humanity"] = values["humanity"]
+    rollable["blood potency"] = values["blood potency"]
+    rollable["willpower"] = willpower_max(values)
+    return TraitTable(
+        values=rollable,
+        specialties={skill: tuple(specs) for skill, specs in specialties.items()},
+        aliases=ALIASES,
+        specialty_traits=frozenset(ALL_SKILLS),
+    )
