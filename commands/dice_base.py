@@ -109,12 +109,17 @@ def staff_in_room(caller):
     return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
 
 
-def announce(caller, text, private=False, shared_with=()):
+def announce(caller, text, private=False, shared_with=(), record=None):
     """
     Send a roll to its audience and return the receivers.
 
     Public: everyone in the room. Private: the roller, the characters it is shared with and
     staff in the room.
+
+    `record` (dict or None) describes the roll for the roll log: keys such as `kind`
+    ("roll", "check", "rouse", ...), `command` (as typed), `pool` (text with trait values),
+    `regular`, `hunger` (faces), `difficulty`, `outcome`, `subject` (the character rolled
+    for, when staff roll for someone else). It is stored before anyone is told.
     """
     location = caller.location
     if private or not location:

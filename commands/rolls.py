@@ -106,16 +106,25 @@ class CmdRoll(DiceCommand):
         private = "private" in self.switches
         text = format_roll(caller.key, pool, result, given, comment,
                            private_to=[caller.key, "staff"] if private else None, title=self.verb)
+        initial = None
         if willpower:
             picks = v5.choose_failures(result)
             if picks:
                 caller.spend_willpower()
-                rerolled = v5.reroll(result, picks, rng=rng)
-                text += "\n" + format_reroll(result, rerolled, "failures", given)
-                result = rerolled
+                initial, result = result, v5.reroll(result, picks, rng=rng)
+                text += "\n" + format_reroll(initial, result, "failures", given)
             else:
                 text += "\n  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent."
-        announce(caller, text, private=private)
+        record = {
+            "kind": self.key.lstrip("+"),
+            "command": self.raw_string.strip(),
+            "pool": pool,
+            "result": result,
+            "initial": initial,
+            "difficulty_given": given,
+            "comment": comment,
+        }
+        announce(caller, text, private=private, record=record)
 
 
 class CmdCheck(CmdRoll):
