@@ -5,6 +5,7 @@ cmdset, so every puppeted character has them.
 
 from evennia import CmdSet, default_cmds
 
+from .odds import CmdOdds
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
 
@@ -15,7 +16,7 @@ class DiceCmdSet(CmdSet):
     key = "DiceCmdSet"
 
     def at_cmdset_creation(self):
-        for command in (CmdSheet, CmdStat, CmdApprove, CmdRoll, CmdCheck):
+        for command in (CmdSheet, CmdStat, CmdApprove, CmdRoll, CmdCheck, CmdOdds):
             self.add(command())
 
 

@@ -337,8 +337,8 @@ def rouse_reroll_level(blood_potency):
 # ---------------------------------------------------------------- exact odds
 
 
-def odds(pool, hunger, difficulty):
+def odds(pool, hunger, difficulty, bestial_rule="official"):
     """Exact chances of a fresh roll (RULES.md §0); computed in `rules.v5_odds`."""
     from . import v5_odds
 
-    return v5_odds.odds(pool, hunger, difficulty)
+    return v5_odds.odds(pool, hunger, difficulty, bestial_rule=bestial_rule)

@@ -109,8 +109,8 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
         has_hunger (bool): the whole roll has Hunger dice (the "total_failure" rule).
 
     Returns:
-        (dict over KEYS of ints, expected_successes as successes summed over all ways),
-        denominator 10**(regular_n + hunger_n).
+        (counts, denominator): counts maps KEYS to the number of ways out of denominator =
+        10**(regular_n + hunger_n), except expected_successes: successes summed over all ways.
     """
     win = critical = messy = bestial = expected = 0
     rows = _regular_rows(regular_n)
@@ -118,7 +118,7 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
     for s_h, t_h, one_h, ways_h in _hunger_states(hunger_n):
         s0 = kept_s + s_h
         t0 = kept_t + t_h
-        won = crit = total = 0
+        won = crit = success_total = 0
         for t_r, tails, success_sum in rows:
             tens = t0 + t_r
             bonus = tens + 2 * (tens // 2)
@@ -127,14 +127,14 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
             won += ways
             if tens >= 2:
                 crit += ways
-            total += (s0 + bonus) * tails[0] + success_sum
+            success_total += (s0 + bonus) * tails[0] + success_sum
         win += ways_h * won
         critical += ways_h * crit
         if kept_hten or t_h > 0:
             messy += ways_h * crit
         if kept_one or one_h:
             bestial += ways_h * (regular_ways - won)
-        expected += ways_h * total
+        expected += ways_h * success_total
     fresh = regular_n + hunger_n
     # 0 successes: nothing kept shows a success and every fresh die fails (5 faces each,
     # Hunger 1 included); it is a failure unless the difficulty is 0.
