@@ -86,6 +86,9 @@ DICE_SYSTEM = os.environ.get("DICE_SYSTEM", "v5")
 # 0 successes with Hunger dice rolled).
 V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
 
+# The roll log (rolllog/ at the repository root): every roll with its verification code.
+INSTALLED_APPS = INSTALLED_APPS + ["rolllog"]  # noqa: F405
+
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
 ######################################################################

@@ -1,0 +1,24 @@
+"""
+Shared pytest set-up.
+
+Tests that use the database (pytest-django's `db` fixture or `django_db` mark, or Django
+`TestCase` classes such as Evennia's `EvenniaCommandTest`) get the test database and, once
+per session, `evennia._init()`, which reads that database. Tests that use neither (e.g. plain
+functions testing `rules/`) never create the database and stay fast.
+"""
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, then Evennia's own initialisation (once per session)."""
+    with django_db_blocker.unblock():
+        import evennia
+
+        evennia._init()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run end-to-end tests last (quick feedback first; their server starts only then)."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)

@@ -1,0 +1,518 @@
+"""
+End-to-end test harness: a real Evennia server on spare ports, and a telnet client.
+
+`GameServer` runs the game from `game/` (the real settings, typeclasses and commands) with
+
+- `GAME_PORT_BASE`: a free port base (telnet = base, web = base + 1, ..., AMP = base + 6),
+- `TEST_DB_PATH`: a throwaway SQLite database in a temporary directory,
+- `GAME_RUN_DIR`: that temporary directory, for the log files, static files and (through a
+  small wrapper around Evennia's launcher, see `_LAUNCHER`) the pid files,
+
+so it never touches the development server's database, logs or pid files and can run beside
+it. `TelnetClient` is a blocking-socket client (telnetlib is gone in Python 3.13) that refuses
+all telnet option negotiation and strips ANSI colour codes.
+
+Only the standard library is used here; the tests' conftest builds the `game_server` fixture
+from `GameServer`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_DIR = Path(__file__).resolve().parents[2]
+GAME_DIR = REPO_DIR / "game"
+
+# Evennia's launcher always writes its pid files to <game dir>/server/*.pid, which would clash
+# with a development server started from the same game dir. This wrapper runs the launcher
+# with the pid files moved to $GAME_RUN_DIR (the launcher also passes the Server's pid file on
+# to the Portal, which starts the Server).
+_LAUNCHER = r"""
+import os, sys
+from evennia.server import evennia_launcher as launcher
+
+_init_game_directory = launcher.init_game_directory
+
+def init_game_directory(*args, **kwargs):
+    _init_game_directory(*args, **kwargs)
+    run_dir = os.environ.get("GAME_RUN_DIR")
+    if run_dir:
+        launcher.SERVER_PIDFILE = os.path.join(run_dir, "server.pid")
+        launcher.PORTAL_PIDFILE = os.path.join(run_dir, "portal.pid")
+        launcher.SPROFILER_LOGFILE = os.path.join(run_dir, "logs", "server.prof")
+        launcher.PPROFILER_LOGFILE = os.path.join(run_dir, "logs", "portal.prof")
+
+launcher.init_game_directory = init_game_directory
+sys.argv[0] = "evennia"
+sys.exit(launcher.main())
+"""
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+
+
+# ---------------------------------------------------------------------------------------------
+# Ports
+# ---------------------------------------------------------------------------------------------
+
+
+def port_free(port: int) -> bool:
+    """True if nothing listens on `port` (checked the way Twisted binds: SO_REUSEADDR)."""
+    for host in ("0.0.0.0", "127.0.0.1"):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind((host, port))
+            except OSError:
+                return False
+    return True
+
+
+def find_free_port_base(span: int = 7, low: int = 20000, high: int = 60000, tries: int = 200) -> int:
+    """A port base such that base .. base + span - 1 are all free."""
+    rng = random.Random()
+    for _ in range(tries):
+        base = rng.randrange(low, high - span)
+        if all(port_free(base + off) for off in range(span)):
+            return base
+    raise RuntimeError(f"no {span} consecutive free ports found in {low}..{high}")
+
+
+def migrations_fingerprint() -> str | None:
+    """
+    A hash of every installed app's migration files, or None if Django is not set up in this
+    process (under pytest, pytest-django has set it up with the test settings, whose apps are
+    the game's). A database migrated with the same migrations can be reused.
+    """
+    try:
+        from django.apps import apps
+    except ImportError:
+        return None
+    if not apps.ready:
+        return None
+    digest = hashlib.sha256()
+    for config in sorted(apps.get_app_configs(), key=lambda cfg: cfg.label):
+        folder = Path(config.path) / "migrations"
+        for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+            digest.update(f"{config.label}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def wait_for_port(host: str, port: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Telnet client
+# ---------------------------------------------------------------------------------------------
+
+
+class TelnetClient:
+    """
+    A line-oriented telnet client for tests.
+
+        with TelnetClient(host, port) as client:
+            client.read_until("Enter")            # connection screen
+            client.send("connect admin secret")
+            text = client.read_until(re.compile(r"You become \\w+"), timeout=10)
+
+    Every option the server offers or asks for is refused (DONT/WONT), so the server falls back
+    to plain text. Received text has ANSI codes removed and "\\r\\n" turned into "\\n";
+    `transcript` keeps everything received, which helps when an assertion fails.
+    """
+
+    def __init__(self, host: str, port: int, timeout: float = 10.0, connect: bool = True):
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.sock: socket.socket | None = None
+        self._raw = b""  # bytes not yet decoded (a split IAC sequence or UTF-8 character)
+        self._buffer = ""  # decoded text not yet returned by read_until
+        self.transcript = ""
+        if connect:
+            self.connect()
+
+    # -- connection -------------------------------------------------------------------------
+
+    def connect(self) -> "TelnetClient":
+        self.sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+        return self
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            finally:
+                self.sock = None
+
+    def __enter__(self) -> "TelnetClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        """Send one line of input (a command), adding the line ending."""
+        data = line.encode("utf-8").replace(bytes([IAC]), bytes([IAC, IAC]))
+        self.sock.sendall(data + b"\r\n")
+
+    # -- receiving --------------------------------------------------------------------------
+
+    def _feed(self, data: bytes) -> None:
+        """Handle telnet commands in `data` (refusing options); add the text to the buffer."""
+        data = self._raw + data
+        self._raw = b""
+        text = bytearray()
+        replies = bytearray()
+        i = 0
+        while i < len(data):
+            byte = data[i]
+            if byte != IAC:
+                text.append(byte)
+                i += 1
+                continue
+            if i + 1 >= len(data):
+                self._raw = data[i:]
+                break
+            cmd = data[i + 1]
+            if cmd == IAC:  # escaped 255
+                text.append(IAC)
+                i += 2
+            elif cmd in (DO, DONT, WILL, WONT):
+                if i + 2 >= len(data):
+                    self._raw = data[i:]
+                    break
+                opt = data[i + 2]
+                if cmd == DO:
+                    replies += bytes([IAC, WONT, opt])
+                elif cmd == WILL:
+                    replies += bytes([IAC, DONT, opt])
+                i += 3
+            elif cmd == SB:
+                end = data.find(bytes([IAC, SE]), i + 2)
+                if end < 0:
+                    self._raw = data[i:]
+                    break
+                i = end + 2
+            else:  # GA, NOP, EOR, ...
+                i += 2
+        if replies and self.sock is not None:
+            self.sock.sendall(bytes(replies))
+        # Keep an incomplete UTF-8 character for the next chunk.
+        raw_text = bytes(text)
+        for cut in range(1, 4):
+            if len(raw_text) >= cut and (raw_text[-cut] & 0xC0) == 0xC0:
+                try:
+                    raw_text[-cut:].decode("utf-8")
+                except UnicodeDecodeError:
+                    self._raw = raw_text[-cut:] + self._raw
+                    raw_text = raw_text[:-cut]
+                break
+        decoded = raw_text.decode("utf-8", "replace").replace("\r\n", "\n").replace("\n\r", "\n")
+        decoded = _ANSI.sub("", decoded).replace("\r", "")
+        self._buffer += decoded
+        self.transcript += decoded
+
+    def _recv(self, timeout: float) -> bool:
+        """Receive what arrives within `timeout`; False when the server closed the connection."""
+        self.sock.settimeout(max(timeout, 0.01))
+        try:
+            data = self.sock.recv(65536)
+        except (socket.timeout, TimeoutError):
+            return True
+        if not data:
+            return False
+        self._feed(data)
+        return True
+
+    def read_until(self, expected: str | re.Pattern, timeout: float | None = None) -> str:
+        """
+        Read until `expected` (a plain string, or a compiled regex) has been received.
+
+        Returns all text up to and including the match (the rest stays buffered for the next
+        read). Raises `TimeoutError` (with the text received so far) if it does not arrive.
+        """
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        while True:
+            if isinstance(expected, re.Pattern):
+                match = expected.search(self._buffer)
+                end = match.end() if match else -1
+            else:
+                pos = self._buffer.find(expected)
+                end = pos + len(expected) if pos >= 0 else -1
+            if end >= 0:
+                text, self._buffer = self._buffer[:end], self._buffer[end:]
+                return text
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.sock is None:
+                raise TimeoutError(
+                    f"did not receive {expected!r} within {timeout} s; got:\n{self._buffer}"
+                )
+            if not self._recv(min(remaining, 0.5)):
+                self.close()
+
+    def read_available(self, wait: float = 0.3) -> str:
+        """Everything that arrives until the line has been quiet for `wait` seconds."""
+        while self.sock is not None:
+            before = len(self._buffer)
+            if not self._recv(wait):
+                self.close()
+                break
+            if len(self._buffer) == before:
+                break
+        text, self._buffer = self._buffer, ""
+        return text
+
+    def command(self, line: str, expected: str | re.Pattern, timeout: float | None = None) -> str:
+        """`send(line)`, then `read_until(expected)`."""
+        self.send(line)
+        return self.read_until(expected, timeout)
+
+    # -- account helpers --------------------------------------------------------------------
+
+    def wait_for_connection_screen(self, timeout: float | None = None) -> str:
+        """The unlogged-in screen (it tells how to `connect` and `create`)."""
+        text = self.read_until(re.compile(r"\bcreate\b", re.I), timeout)
+        return text + self.read_available(0.2)
+
+    def login(self, name: str, password: str, timeout: float | None = None) -> str:
+        """`connect name password` and wait until the account has a character in the game."""
+        self.send(f"connect {name} {password}")
+        return self.read_until(re.compile(r"You become \S+|Logged in as|Your character", re.I), timeout)
+
+    def create_and_connect(self, name: str, password: str, timeout: float | None = None) -> str:
+        """Create a new account (answering the [Y]/N question) and log in with it."""
+        self.send(f"create {name} {password}")
+        text = self.read_until(re.compile(r"\[Y\]/N|was created|already exists|invalid|not", re.I), timeout)
+        if re.search(r"\[Y\]/N", text, re.I):
+            self.send("y")
+            text += self.read_until(re.compile(r"was created|Welcome|error|invalid", re.I), timeout)
+        if not re.search(r"was created|Welcome", text, re.I):
+            raise AssertionError(f"could not create account {name!r}:\n{text}")
+        return text + self.login(name, password, timeout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Server
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GameServer:
+    """
+    A running game server for end-to-end tests (see `start()` / `stop()`).
+
+    Attributes for tests: `host`, `telnet_port`, `web_port`, `websocket_port`, `superuser`,
+    `superuser_password`, `run_dir` (logs under run_dir/logs), and `client()`.
+    """
+
+    run_dir: Path
+    port_base: int = 0
+    host: str = "127.0.0.1"
+    superuser: str = "e2eadmin"
+    superuser_password: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    python: str = sys.executable
+    # A module in game/server/conf/: the game's settings with test-friendly throttles.
+    settings_file: str = "e2e_settings.py"
+    # Where to keep a freshly migrated database for the next run (migrating takes ~12 s);
+    # it is reused only while the migrations are unchanged (see migrations_fingerprint).
+    db_cache_dir: Path | None = None
+    started: bool = False
+
+    @property
+    def telnet_port(self) -> int:
+        return self.port_base
+
+    @property
+    def web_port(self) -> int:
+        return self.port_base + 1
+
+    @property
+    def websocket_port(self) -> int:
+        return self.port_base + 2
+
+    @property
+    def web_url(self) -> str:
+        return f"http://{self.host}:{self.web_port}"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.run_dir / "logs"
+
+    def client(self, timeout: float = 10.0) -> TelnetClient:
+        return TelnetClient(self.host, self.telnet_port, timeout=timeout)
+
+    # -- process control --------------------------------------------------------------------
+
+    def env(self) -> dict:
+        env = dict(os.environ)
+        for key in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH", "GAME_DB", "PYTHONSTARTUP"):
+            env.pop(key, None)
+        env.update(
+            GAME_PORT_BASE=str(self.port_base),
+            TEST_DB_PATH=str(self.run_dir / "e2e.db3"),
+            GAME_RUN_DIR=str(self.run_dir),
+            EVENNIA_SUPERUSER_USERNAME=self.superuser,
+            EVENNIA_SUPERUSER_PASSWORD=self.superuser_password,
+            # The launcher runs `twistd` by name: it must be this venv's.
+            PATH=os.path.dirname(self.python) + os.pathsep + env.get("PATH", ""),
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def evennia(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+        """Run the Evennia launcher (from game/, pid files moved) for this server."""
+        return subprocess.run(
+            [self.python, "-c", _LAUNCHER, "--settings", self.settings_file, *args],
+            cwd=GAME_DIR,
+            env=self.env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=timeout,
+        )
+
+    def _pid(self, name: str) -> int | None:
+        try:
+            return int((self.run_dir / f"{name}.pid").read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _alive(self, pid: int | None) -> bool:
+        if not pid:
+            return False
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+
+    def log_tail(self, lines: int = 40) -> str:
+        out = []
+        for name in ("portal.log", "server.log"):
+            path = self.log_dir / name
+            if path.exists():
+                text = path.read_text(errors="replace").splitlines()[-lines:]
+                out.append(f"--- {name} ---\n" + "\n".join(text))
+        return "\n".join(out)
+
+    def start(self, timeout: float = 90) -> "GameServer":
+        if not self.port_base:
+            self.port_base = find_free_port_base()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        if not shutil.which("twistd", path=os.path.dirname(self.python)):
+            raise RuntimeError(f"no twistd next to {self.python}: run the tests from the venv")
+
+        self._prepare_database()
+        self.started = True  # from here on, stop() must clean up
+        deadline = time.monotonic() + timeout
+        result = self.evennia("start", timeout=timeout)
+        if "Evennia running" not in result.stdout and not self._alive(self._pid("portal")):
+            raise RuntimeError(f"evennia start failed:\n{result.stdout[-4000:]}\n{self.log_tail()}")
+        if not wait_for_port(self.host, self.telnet_port, deadline - time.monotonic()):
+            raise RuntimeError(f"telnet port {self.telnet_port} never opened\n{self.log_tail()}")
+        self._wait_fully_up(deadline)
+        return self
+
+    @property
+    def db_path(self) -> Path:
+        return self.run_dir / "e2e.db3"
+
+    def _prepare_database(self) -> None:
+        """`evennia migrate` into a new database, or copy an already migrated one."""
+        cached = None
+        if self.db_cache_dir is not None:
+            fingerprint = migrations_fingerprint()
+            if fingerprint:
+                cached = Path(self.db_cache_dir) / f"migrated-{fingerprint}.db3"
+        if cached is not None and cached.exists():
+            shutil.copyfile(cached, self.db_path)
+            return
+        result = self.evennia("migrate")
+        if result.returncode != 0:
+            raise RuntimeError(f"evennia migrate failed:\n{result.stdout[-4000:]}")
+        if cached is not None:
+            # Evennia's launcher migrates without making the superuser on a new database,
+            # so this copy has the tables and nothing else.
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            for old in cached.parent.glob("migrated-*.db3"):
+                old.unlink(missing_ok=True)
+            partial = cached.with_suffix(f".{os.getpid()}.tmp")
+            shutil.copyfile(self.db_path, partial)
+            partial.replace(cached)
+
+    def _wait_fully_up(self, deadline: float) -> None:
+        """Wait for the Server's restart after the first start's initial setup, then log in."""
+        server_log = self.log_dir / "server.log"
+        while time.monotonic() < deadline:
+            text = server_log.read_text(errors="replace") if server_log.exists() else ""
+            first_start = "Restarting Server once" in text
+            if "successfully restarted" in text or (
+                not first_start and "successfully started" in text
+            ):
+                break
+            if not self._alive(self._pid("portal")):
+                raise RuntimeError(f"the Portal died during start-up\n{self.log_tail()}")
+            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"the Server did not finish its first start\n{self.log_tail()}")
+        # A real login proves the Portal, the Server and the database all work.
+        last_error = None
+        while time.monotonic() < deadline:
+            try:
+                with self.client(timeout=5) as client:
+                    client.wait_for_connection_screen()
+                    client.login(self.superuser, self.superuser_password)
+                    client.send("quit")
+                return
+            except (OSError, TimeoutError) as err:
+                last_error = err
+                time.sleep(0.5)
+        raise RuntimeError(f"could not log in as the superuser: {last_error}\n{self.log_tail()}")
+
+    def stop(self, timeout: float = 30) -> None:
+        """`evennia stop`, then make sure the Portal and Server processes are gone."""
+        if not self.started:
+            return
+        self.started = False
+        pids = [self._pid("server"), self._pid("portal")]
+        try:
+            self.evennia("stop", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        deadline = time.monotonic() + timeout
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
+                for pid in pids:
+                    if self._alive(pid):
+                        os.kill(pid, sig)
+                deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and any(self._alive(pid) for pid in pids):
+                time.sleep(0.2)
+            if not any(self._alive(pid) for pid in pids):
+                return

@@ -1,0 +1,12 @@
+"""Smoke test: Evennia's command-test machinery works under pytest with the game's settings."""
+
+from evennia.commands.default.general import CmdLook
+from evennia.utils.test_resources import EvenniaCommandTest
+
+
+class TestEvenniaUnderPytest(EvenniaCommandTest):
+    def test_look_here(self):
+        self.call(CmdLook(), "", "Room")
+
+    def test_look_at_object(self):
+        self.call(CmdLook(), "Obj", "Obj")
