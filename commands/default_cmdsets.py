@@ -5,9 +5,15 @@ cmdset, so every puppeted character has them.
 
 from evennia import CmdSet, default_cmds
 
+from .contest import CmdContest
+from .hunger import CmdHunger, CmdRouse
+from .humanity import CmdFrenzy, CmdRemorse
 from .odds import CmdOdds
+from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
+from .teamwork import CmdTeamwork
+from .willpower import CmdWillpower
 
 
 class DiceCmdSet(CmdSet):
@@ -17,6 +23,9 @@ class DiceCmdSet(CmdSet):
 
     def at_cmdset_creation(self):
         for command in (CmdSheet, CmdStat, CmdApprove, CmdRoll, CmdCheck, CmdOdds):
+            self.add(command())
+        self.add(CmdRolls())
+        for command in (CmdContest, CmdTeamwork, CmdRouse, CmdHunger, CmdWillpower, CmdRemorse, CmdFrenzy):
             self.add(command())
 
 

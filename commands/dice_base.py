@@ -109,26 +109,66 @@ def staff_in_room(caller):
     return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
 
 
+class Announced(list):
+    """
+    What `announce` returns: the list of receivers (as before), plus `entry` (the stored
+    `rolllog.models.RollEntry`, or None when nothing was recorded), `code` and `text` (what
+    was sent, with the code).
+    """
+
+    entry = None
+    code = None
+    text = ""
+
+
 def announce(caller, text, private=False, shared_with=(), record=None):
     """
-    Send a roll to its audience and return the receivers.
+    Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
     Public: everyone in the room. Private: the roller, the characters it is shared with and
     staff in the room.
 
     `record` (dict or None) describes the roll for the roll log: keys such as `kind`
-    ("roll", "check", "rouse", ...), `command` (as typed), `pool` (text with trait values),
-    `regular`, `hunger` (faces), `difficulty`, `outcome`, `subject` (the character rolled
-    for, when staff roll for someone else). It is stored before anyone is told.
+    ("roll", "check", "rouse", ...), `command` (as typed), `pool` (a Pool or text with trait
+    values), `result` (a rules result: faces, difficulty, successes, outcome are read from it),
+    or `regular`, `hunger` (faces), `difficulty`, `outcome`, `summary`; `subject` (the
+    character rolled for, when staff roll for someone else), `parent` (the entry or code of
+    the roll this one changes: a willpower reroll, a contest answer). Full list:
+    `rolllog.api`. It is stored before anyone is told, and the text gets the entry's
+    verification code at the end of its last line (`[code ABCD2345]`).
     """
     location = caller.location
     if private or not location:
-        receivers = [caller]
+        receivers = Announced([caller])
         for obj in list(shared_with) + staff_in_room(caller):
             if obj not in receivers:
                 receivers.append(obj)
+    else:
+        receivers = Announced(location.contents)
+    if record is not None:
+        from rolllog import api as rolllog_api
+
+        entry = rolllog_api.store_roll(caller, record, private=private or not location,
+                                       receivers=receivers, shared_with=shared_with, text=text)
+        receivers.entry, receivers.code = entry, entry.code
+        text = entry.text
+    receivers.text = text
+    if private or not location:
         for obj in receivers:
             obj.msg(text, from_obj=caller)
-        return receivers
-    location.msg_contents(text, from_obj=caller)
-    return list(location.contents)
+    else:
+        location.msg_contents(text, from_obj=caller)
+    return receivers
+
+
+def record_action(actor, subject, kind, description, **kwargs):
+    """
+    Put a staff action that is not a roll (Hunger set, slaked, ...) on the roll log.
+
+    Sends nothing; returns the stored entry (its `code` can be shown). Keyword arguments:
+    `command`, `private` (default True: the actor, the subject and staff may see it),
+    `receivers`, `room`, `parent`, `details`, `text` (see `rolllog.api.record_action`).
+    """
+    from rolllog import api as rolllog_api
+
+    return rolllog_api.record_action(actor, subject, kind, description, **kwargs)

@@ -13,7 +13,7 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 
 from .dice_base import DiceCommand, bestial_rule
-from .dice_display import escape, format_pool
+from .dice_display import escape, format_faces, format_pool
 from .rolls import split_roll_args
 
 _HUNGER = re.compile(r"(?:^|\s)hunger\s+(?P<value>\S+)\s*(?=\s|$)", re.IGNORECASE)
@@ -54,12 +54,37 @@ def split_hunger(text):
     return (text[: found.start()] + " " + text[found.end():]).strip(), hunger
 
 
+def format_strategies(result):
+    """One line per Willpower choice for a roll on the table: which dice, then the chances."""
+    lines = []
+    keep = v5_odds.reroll_odds(result, ())
+    lines.append(f"  {'keep':<9} Win {percent(keep['win'])}")
+    for name in v5.REROLL_STRATEGIES:
+        picks = v5_odds.best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
+        if not picks:
+            lines.append(f"  {name:<9} (no dice to reroll)")
+            continue
+        chances = v5_odds.reroll_odds(result, picks)
+        faces = " ".join(str(result.regular[i]) for i in picks)
+        lines.append(
+            f"  {name:<9} reroll {faces}: Win {percent(chances['win'])}  "
+            f"Messy critical {percent(chances['messy_critical'])}  "
+            f"Expected successes {float(chances['expected_successes']):.2f}"
+        )
+    return "\n".join(lines)
+
+
 class CmdOdds(DiceCommand):
     """
     Show the exact chances of a roll before you make it.
 
     Usage:
       +odds <pool> [vs <difficulty>] [hunger <n>]
+      +odds/reroll
+
+    Switches:
+      reroll - for your last roll, the chances after each Willpower choice
+               (failures, crits, messy, best), before you commit
 
     Computes, exactly (by counting, not by simulation), the chance to win,
     to score a critical, a messy critical, a bestial failure and a total
@@ -71,15 +96,20 @@ class CmdOdds(DiceCommand):
       +odds dex+stealth vs 3
       +odds 7 vs 4 hunger 3
       +odds str+brawl(grappling) vs 2 hunger 0
+      +odds/reroll
     """
 
     key = "+odds"
     aliases = ["odds"]
     locks = "cmd:all()"
-    usage = "+odds <pool> [vs <difficulty>] [hunger <n>]"
+    usage = "+odds <pool> [vs <difficulty>] [hunger <n>] or +odds/reroll"
+    switch_options = ("reroll",)
 
     def run(self):
         caller = self.caller
+        if "reroll" in self.switches:
+            self.reroll_advice()
+            return
         text, hunger = split_hunger(self.args)
         text, difficulty, willpower, _ = split_roll_args(text)
         if willpower:
@@ -92,3 +122,15 @@ class CmdOdds(DiceCommand):
         chances = v5_odds.odds(pool.dice, hunger, difficulty if given else 1, bestial_rule=bestial_rule())
         header = "|w[Odds]|n " + format_pool(pool, pool.dice, min(hunger, pool.dice), difficulty, given)
         self.msg(header + "\n" + format_odds(chances))
+
+    def reroll_advice(self):
+        last = self.caller.ndb.last_roll
+        if last is None or not getattr(last, "rerollable", False) or last.current() is None:
+            raise DiceError("You have no recent roll that Willpower can reroll.")
+        result = last.current()
+        if result.rerolled:
+            raise DiceError("Your last roll has already been rerolled with Willpower.")
+        if not result.regular:
+            raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
+        self.msg(f"|w[Odds]|n Willpower choices for your last roll "
+                 f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result))

@@ -277,6 +277,21 @@ def best_reroll(result):
     return best
 
 
+def rank(chances):
+    """What `best` maximises, in order: win chance, then no messy critical, then successes."""
+    return (chances["win"], -chances["messy_critical"], chances["expected_successes"])
+
+
+def reroll_improves(result, indexes):
+    """
+    True when rerolling `indexes` beats keeping the roll as it is, by `rank`.
+
+    A Willpower point buys nothing when it does not: every regular die already succeeds on a
+    win, say, so any reroll can only lose successes.
+    """
+    return rank(reroll_odds(result, indexes)) > rank(reroll_odds(result, ()))
+
+
 def strategy_odds(result):
     """
     Exact chances after each Willpower strategy (RULES.md §1): name -> `reroll_odds` dict,

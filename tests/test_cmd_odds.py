@@ -59,3 +59,26 @@ class TestOdds(EvenniaCommandTest):
         self.assertEqual(percent(Fraction(10**6 - 1, 10**6)), ">99.9%")
         self.assertEqual(percent(Fraction(1)), "100.0%")
         self.assertEqual(percent(Fraction(0)), "0.0%")
+
+
+class TestRerollOdds(EvenniaCommandTest):
+    def test_each_strategy_before_committing(self):
+        from commands.rolls import CmdRoll
+        from rules.randomness import FixedFaces, seeded
+
+        self.char1.set_trait("dexterity", 3)
+        self.char1.set_trait("hunger", 1)
+        with seeded(FixedFaces([1, 10, 7, 3])):
+            self.call(CmdRoll(), "dex+1 vs 4")  # Dice: 1 10 7, Hunger: 3 -> 2 successes
+        self.call(
+            CmdOdds(), "/reroll",
+            "[Odds] Willpower choices for your last roll (Dice: 1 10 7  Hunger: 3, vs 4):\n"
+            "  keep      Win 0.0%\n"
+            "  failures  reroll 1: Win 10.0%  Messy critical 0.0%  Expected successes 2.70\n"
+            "  crits     reroll 1 7: Win 19.0%  Messy critical 0.0%  Expected successes 2.38\n"
+            "  messy     (no dice to reroll)\n"
+            "  best      reroll 1 7: Win 19.0%  Messy critical 0.0%  Expected successes 2.38",
+        )
+
+    def test_no_recent_roll(self):
+        self.call(CmdOdds(), "/reroll", "You have no recent roll that Willpower can reroll.")

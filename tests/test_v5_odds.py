@@ -328,3 +328,15 @@ def test_strategy_odds():
     got = v5_odds.strategy_odds(plain)
     assert got["messy"] is None
     assert got["crits"] == v5_odds.reroll_odds(plain, (1, 2))
+
+
+def test_reroll_improves_compares_with_keeping_the_roll():
+    from rules.v5_odds import reroll_improves
+
+    all_successes_win = v5.evaluate([6, 7, 8, 9], [2], 1)
+    assert not reroll_improves(all_successes_win, v5_odds.best_reroll(all_successes_win))
+    failing = v5.evaluate([1, 2, 7], [3], 3)
+    assert reroll_improves(failing, (0, 1))
+    messy_win = v5.evaluate([10, 7, 8], [6, 10], 3)
+    assert v5_odds.best_reroll(messy_win) == (0,)
+    assert reroll_improves(messy_win, (0,))

@@ -1,0 +1,187 @@
+"""
++remorse and +frenzy: the V5 Humanity rolls (rules in `rules.v5_humanity`, rulings there).
+
+Both roll no Hunger dice and cannot be rerolled with Willpower. A Remorse test updates the
+sheet (Stains cleared, Humanity kept or one lower) before anyone is told; a frenzy test reads
+the sheet (current Willpower, Humanity) and changes nothing on it.
+"""
+
+import re
+
+from rules import v5, v5_humanity
+from rules.errors import DiceError
+from rules.randomness import get_rng
+
+from .dice_base import DiceCommand, announce, find_character, is_staff
+from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
+from .willpower import NotRerollable, remember_roll
+
+REMORSE_PREFIX = "|w[Remorse]|n"
+FRENZY_PREFIX = "|w[Frenzy]|n"
+_COMMENT = re.compile(r"(?:^|\s)#")
+_VS = re.compile(r"^(?P<who>.*?)\s*(?:(?:^|\s)vs\.?\s+(?P<difficulty>\S.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+def _target(cmd, name, what):
+    """The caller, or (staff only) the named character."""
+    caller = cmd.caller
+    target = caller
+    if name.strip():
+        target = find_character(caller, name)
+        if target != caller and not is_staff(caller):
+            raise DiceError(f"Only staff make {what} for someone else.")
+    if not hasattr(target, "set_trait"):
+        raise DiceError(f"{escape(target.key)} has no character sheet." if target != caller
+                        else "Only characters with a sheet roll this.")
+    return target
+
+
+def _who_makes(actor, subject, what):
+    if subject == actor:
+        return f"{escape(actor.key)} makes {what}"
+    return f"{escape(actor.key)} has {escape(subject.key)} make {what}"
+
+
+def _not_rerollable(actor, subject, what):
+    if subject == actor:
+        remember_roll(actor, NotRerollable(f"A {what} is not rerolled with Willpower."))
+
+
+class CmdRemorse(DiceCommand):
+    """
+    Make a Remorse test for your Stains.
+
+    Usage:
+      +remorse
+      +remorse <character>     (staff)
+
+    Roll one die for each empty Humanity box: 10 - Humanity - Stains, at
+    least 1 die, with no Hunger dice. Any success keeps your Humanity; no
+    success lowers it by 1. Either way your Stains are cleared. Without
+    Stains there is no test. The sheet is updated before the room sees the
+    roll. Willpower does not reroll a Remorse test.
+
+    Examples:
+      +remorse
+      +remorse Alice
+    """
+
+    key = "+remorse"
+    aliases = ["remorse"]
+    locks = "cmd:all()"
+    usage = "+remorse  or (staff) +remorse <character>"
+
+    def run(self):
+        caller = self.caller
+        target = _target(self, self.args, "Remorse tests")
+        values = target.sheet_values
+        humanity, stains = values["humanity"], values["stains"]
+        try:
+            result = v5_humanity.roll_remorse(humanity, stains, rng=get_rng())
+        except DiceError as err:
+            raise DiceError(f"{escape(target.key)}: {err}" if target != caller else str(err)) from None
+        target.set_trait("stains", result.stains_after)  # saved before anyone is told
+        target.set_trait("humanity", result.humanity_after)
+        dice = result.roll.pool
+        header = (f"{REMORSE_PREFIX} {_who_makes(caller, target, 'a Remorse test')}: Humanity {humanity}, "
+                  f"Stains {stains} ({dice} {'die' if dice == 1 else 'dice'}, no Hunger dice)")
+        noun = "success" if result.roll.successes == 1 else "successes"
+        if result.kept:
+            verdict = f"|gHumanity kept at {result.humanity_after}|n; Stains cleared."
+        elif result.lost_to_the_beast:
+            verdict = "|[r|wHumanity drops to 0|n: the Beast has won; Stains cleared."
+        else:
+            verdict = f"|yHumanity drops to {result.humanity_after}|n; Stains cleared."
+        text = f"{header}\n  {format_faces(result.roll)}  =>  {result.roll.successes} {noun}: {verdict}"
+        record = {
+            "kind": "remorse",
+            "command": self.raw_string.strip(),
+            "pool": f"10 - Humanity {humanity} - Stains {stains}",
+            "result": result.roll,
+            "summary": (f"Humanity kept at {humanity}" if result.kept
+                        else f"Humanity {humanity} -> {result.humanity_after}") + "; Stains cleared",
+            "details": {"humanity_before": humanity, "stains_before": stains,
+                        "humanity_after": result.humanity_after},
+        }
+        if target != caller:
+            record["subject"] = target
+        receivers = announce(caller, text, record=record)
+        if target != caller and (receivers is None or target not in receivers):
+            target.msg(getattr(receivers, "text", None) or text)
+        _not_rerollable(caller, target, "Remorse test")
+
+
+class CmdFrenzy(DiceCommand):
+    """
+    Make a frenzy test to hold the Beast back.
+
+    Usage:
+      +frenzy [vs <difficulty>] [# <comment>]
+      +frenzy <character> [vs <difficulty>]     (staff)
+
+    Roll your current Willpower (the boxes not marked by damage) plus one
+    third of your Humanity, rounded down, at least 1 die, with no Hunger
+    dice, against the difficulty the Storyteller gives for the trigger. With
+    enough successes you resist; otherwise you frenzy. Without a difficulty
+    the roll only shows its successes. The test changes nothing on the
+    sheet, and Willpower does not reroll it.
+
+    Examples:
+      +frenzy vs 3
+      +frenzy vs 2 # the hunter's torch
+      +frenzy Alice vs 4
+    """
+
+    key = "+frenzy"
+    aliases = ["frenzy"]
+    locks = "cmd:all()"
+    usage = "+frenzy [vs <difficulty>] [# <comment>]  or (staff) +frenzy <character> [vs <difficulty>]"
+
+    def run(self):
+        caller = self.caller
+        text, comment = self.args, ""
+        found = _COMMENT.search(text)
+        if found:
+            text, comment = text[: found.start()], text[found.end():].strip()
+        parsed = _VS.match(text.strip())
+        who, typed = parsed.group("who"), parsed.group("difficulty")
+        difficulty = None
+        if typed is not None:
+            typed = typed.strip()
+            if not typed.isdigit():
+                raise DiceError(f"The difficulty must be a whole number of successes, not '{escape(typed)}'.")
+            difficulty = v5.check_difficulty(int(typed[:4]))
+        target = _target(self, who, "frenzy tests")
+        willpower, humanity = target.willpower_left, target.trait("humanity")
+        result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng())
+        given = result.difficulty_given
+        dice = result.roll.pool
+        total = willpower + result.humanity_dice
+        pool = (f"Willpower {willpower} + Humanity {humanity} / 3 ({result.humanity_dice}) = {total}"
+                + (" (rolled as 1)" if total < 1 else ""))
+        header = (f"{FRENZY_PREFIX} {_who_makes(caller, target, 'a frenzy test')}: {pool} "
+                  f"({dice} {'die' if dice == 1 else 'dice'}, no Hunger dice)")
+        if given:
+            header += f", vs {difficulty}"
+        if comment:
+            header += f" # {escape(comment, MAX_COMMENT)}"
+        lines = [header, f"  {format_faces(result.roll)}  =>  {format_outcome(result.roll, given)}"]
+        if result.resisted is True:
+            lines.append(f"  => |g{escape(target.key)} resists the frenzy.|n")
+        elif result.resisted is False:
+            lines.append(f"  => |r{escape(target.key)} frenzies: the Beast takes over.|n")
+        record = {
+            "kind": "frenzy",
+            "command": self.raw_string.strip(),
+            "comment": comment,
+            "pool": pool,
+            "result": result.roll,
+            "difficulty_given": given,
+            "details": {"willpower": willpower, "humanity": humanity, "resisted": result.resisted},
+        }
+        if target != caller:
+            record["subject"] = target
+        receivers = announce(caller, "\n".join(lines), record=record)
+        if target != caller and (receivers is None or target not in receivers):
+            target.msg(getattr(receivers, "text", None) or "\n".join(lines))
+        _not_rerollable(caller, target, "frenzy test")

@@ -1,0 +1,287 @@
+"""
++teamwork: a V5 teamwork roll (RULES.md §1).
+
+The leader opens it in the room with their pool and the difficulty; helpers here join with
+their own pools; the leader rolls (or cancels). Everyone rolls with their own Hunger; each
+helper's successes are added to the leader's and the total is compared with the difficulty.
+Critical, messy critical and bestial failure come from the leader's dice only. The room sees
+every roll and the total.
+
+**Rulings**: a helper who has left the room when the leader rolls does not help (the roll
+says so); joining again replaces your pool; at most 10 helpers; an open teamwork roll lives
+in memory (`ndb`) and a server reload drops it. Leader and helpers may each reroll their own
+dice once with +willpower; the total is then worked out again and shown.
+"""
+
+from dataclasses import dataclass, field
+
+from rules import v5_contest
+from rules.errors import DiceError
+from rules.pools import build_pool
+from rules.randomness import get_rng
+
+from .dice_base import DiceCommand, announce, bestial_rule, find_character
+from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome, format_pool
+from .rolls import split_roll_args
+from .willpower import LastRoll, audience, format_reroll_successes, remember_roll
+
+PREFIX = "|w[Teamwork]|n"
+
+
+@dataclass(eq=False)
+class Team:
+    """An open teamwork roll, kept on the leader's ndb until rolled or cancelled."""
+
+    leader: object
+    pool: object
+    difficulty: int | None
+    comment: str = ""
+    command: str = ""
+    helpers: list = field(default_factory=list)  # [(character, pool)] in joining order
+
+    @property
+    def difficulty_given(self):
+        return self.difficulty is not None
+
+
+def describe_pool(pool):
+    dice = pool.dice
+    return f"{escape(pool.describe())} ({dice} {'die' if dice == 1 else 'dice'})"
+
+
+def participant_lines(name, role, pool, result):
+    noun = "success" if result.successes == 1 else "successes"
+    return [
+        f"  {escape(name)} {role}: {format_pool(pool, result.pool, len(result.hunger), 0, difficulty_given=False)}",
+        f"    {format_faces(result)}  =>  {result.successes} {noun}",
+    ]
+
+
+def total_line(team, difficulty_given):
+    return f"  => Total {format_outcome(team, difficulty_given)}"
+
+
+def format_teamwork(leader_name, team, pools, helper_names, difficulty_given, comment="", absent=()):
+    header = f"{PREFIX} {escape(leader_name)}'s teamwork roll"
+    if difficulty_given:
+        header += f", vs {team.difficulty}"
+    if comment:
+        header += f" # {escape(comment, MAX_COMMENT)}"
+    lines = [header]
+    lines += participant_lines(leader_name, "leads", pools[0], team.leader)
+    for name, pool, result in zip(helper_names, pools[1:], team.helpers):
+        lines += participant_lines(name, "helps", pool, result)
+    for name in absent:
+        lines.append(f"  ({escape(name)} is no longer here and does not help.)")
+    lines.append(total_line(team, difficulty_given))
+    return "\n".join(lines)
+
+
+class TeamLastRoll(LastRoll):
+    """One participant's dice in a teamwork roll, for +willpower: the total is worked out again."""
+
+    def __init__(self, state, index, **kwargs):
+        super().__init__(**kwargs)
+        self.state = state  # shared by everyone in the roll: {"team": TeamworkResult}
+        self.index = index
+
+    def current(self):
+        return self.state["team"].participants[self.index]
+
+    def apply(self, new):
+        team = v5_contest.replace_participant(self.state["team"], self.index, new)
+        self.state["team"] = team
+        return [total_line(team, self.difficulty_given)]
+
+    def format_reroll(self, before, after, label):
+        return format_reroll_successes(before, after, label)
+
+
+def tell_room(caller, text):
+    if caller.location:
+        caller.location.msg_contents(text, from_obj=caller)
+    else:
+        caller.msg(text)
+
+
+class CmdTeamwork(DiceCommand):
+    """
+    Roll as a team: helpers add their successes to the leader's.
+
+    Usage:
+      +teamwork <pool> [vs <difficulty>] [# <comment>]
+      +teamwork/join <leader>=<pool>
+      +teamwork/roll
+      +teamwork/cancel
+      +teamwork
+
+    Switches:
+      join   - help the leader here with your own pool
+      roll   - (leader) roll: your pool and every helper's
+      cancel - (leader) drop the teamwork roll
+
+    The leader opens the roll with their pool. Helpers in the same room join
+    with their own pools; joining again changes your pool. When the leader
+    rolls, everyone rolls their own pool with their own Hunger dice; each
+    helper's successes are added to the leader's and the total is compared
+    with the difficulty. Critical, messy critical and bestial failure come
+    from the leader's dice only. The room sees every roll and the total.
+    Alone, +teamwork shows the roll you lead or help.
+
+    Examples:
+      +teamwork int+investigation vs 4 # searching the archive
+      +teamwork/join Alice=wits+investigation
+      +teamwork/roll
+      +teamwork/cancel
+    """
+
+    key = "+teamwork"
+    aliases = ["teamwork", "+team"]
+    locks = "cmd:all()"
+    switch_options = ("join", "roll", "cancel")
+    usage = "+teamwork <pool> [vs <difficulty>], +teamwork/join <leader>=<pool>, +teamwork/roll"
+
+    def run(self):
+        caller = self.caller
+        if not hasattr(caller, "trait_table"):
+            raise DiceError("Only characters with a sheet roll teamwork.")
+        switches = set(self.switches)
+        if len(switches) > 1:
+            raise DiceError("Use one switch at a time: /join, /roll or /cancel.")
+        if "join" in switches:
+            self.join()
+        elif "roll" in switches:
+            self.roll()
+        elif "cancel" in switches:
+            self.cancel()
+        elif self.args.strip():
+            self.open()
+        else:
+            self.status()
+
+    def _my_team(self):
+        team = self.caller.ndb.teamwork
+        if not isinstance(team, Team):
+            raise DiceError("You lead no teamwork roll: open one with +teamwork <pool> [vs <difficulty>].")
+        return team
+
+    def open(self):
+        caller = self.caller
+        if isinstance(caller.ndb.teamwork, Team):
+            raise DiceError("You already lead a teamwork roll: +teamwork/roll or +teamwork/cancel it first.")
+        text, difficulty, willpower, comment = split_roll_args(self.args)
+        if willpower:
+            raise DiceError("Spend Willpower after the roll, with +willpower.")
+        if "=" in text:
+            raise DiceError("To help someone, use +teamwork/join <leader>=<pool>.")
+        pool = build_pool(text, caller.trait_table())
+        team = Team(caller, pool, difficulty, comment=comment, command=self.raw_string.strip())
+        caller.ndb.teamwork = team
+        line = f"{PREFIX} {escape(caller.key)} leads a teamwork roll: {describe_pool(pool)}"
+        if difficulty is not None:
+            line += f", vs {difficulty}"
+        if comment:
+            line += f" # {escape(comment, MAX_COMMENT)}"
+        line += f"\n  Help with +teamwork/join {escape(caller.key)}=<pool>."
+        tell_room(caller, line)
+
+    def join(self):
+        caller = self.caller
+        if self.rhs is None or not self.lhs.strip():
+            raise DiceError("Name the leader and your pool: +teamwork/join <leader>=<pool>.")
+        leader = find_character(caller, self.lhs, room_only=True)
+        if leader == caller:
+            raise DiceError("You lead this teamwork roll; helpers join it.")
+        team = leader.ndb.teamwork
+        if not isinstance(team, Team):
+            raise DiceError(f"{escape(leader.key)} has no teamwork roll open.")
+        if not self.rhs.strip():
+            raise DiceError("Say what you roll to help: +teamwork/join <leader>=<pool>.")
+        pool = build_pool(self.rhs, caller.trait_table())
+        for index, (helper, _) in enumerate(team.helpers):
+            if helper == caller:
+                team.helpers[index] = (caller, pool)
+                verb = "changes their help to"
+                break
+        else:
+            if len(team.helpers) >= v5_contest.MAX_HELPERS:
+                raise DiceError(f"{escape(leader.key)}'s teamwork roll already has {v5_contest.MAX_HELPERS} helpers.")
+            team.helpers.append((caller, pool))
+            verb = "joins with"
+        tell_room(caller, f"{PREFIX} {escape(caller.key)} {verb} {describe_pool(pool)} "
+                          f"in {escape(leader.key)}'s teamwork roll.")
+
+    def roll(self):
+        caller = self.caller
+        if self.args.strip():
+            raise DiceError("/roll takes nothing after it (your pool was given when you opened the roll).")
+        team = self._my_team()
+        present = [(helper, pool) for helper, pool in team.helpers if helper.location == caller.location]
+        absent = [helper.key for helper, _ in team.helpers if helper.location != caller.location]
+        difficulty = team.difficulty if team.difficulty_given else 1
+        caller.ndb.teamwork = None
+        result = v5_contest.roll_teamwork(
+            (team.pool.dice, caller.hunger),
+            [(pool.dice, helper.hunger) for helper, pool in present],
+            difficulty, rng=get_rng(), bestial_rule=bestial_rule(),
+        )
+        names = [helper.key for helper, _ in present]
+        pools = [team.pool] + [pool for _, pool in present]
+        text = format_teamwork(caller.key, result, pools, names, team.difficulty_given, team.comment, absent)
+        record = {
+            "kind": "teamwork",
+            "command": self.raw_string.strip(),
+            "comment": team.comment,
+            "pool": team.pool,
+            "result": result,
+            "regular": list(result.leader.regular),
+            "hunger": list(result.leader.hunger),
+            "difficulty_given": team.difficulty_given,
+            "details": {
+                "opened": team.command,
+                "helpers": [
+                    {"name": name, "pool": pool.describe(), "regular": list(res.regular),
+                     "hunger": list(res.hunger), "successes": res.successes}
+                    for name, pool, res in zip(names, pools[1:], result.helpers)
+                ],
+                "absent": absent,
+                "total": result.successes,
+            },
+        }
+        receivers = announce(caller, text, record=record)
+        receivers = receivers if receivers is not None else audience(caller, False)
+        entry = getattr(receivers, "entry", None)
+        state = {"team": result}
+        everyone = [caller] + [helper for helper, _ in present]
+        for index, character in enumerate(everyone):
+            summary = ("their dice in their teamwork roll" if index == 0
+                       else f"their dice in {escape(caller.key)}'s teamwork roll")
+            remember_roll(character, TeamLastRoll(
+                state, index, summary=summary, difficulty_given=team.difficulty_given, private=False,
+                receivers=receivers, record=record, entry=entry))
+
+    def cancel(self):
+        caller = self.caller
+        if self.args.strip():
+            raise DiceError("/cancel takes nothing after it.")
+        self._my_team()
+        caller.ndb.teamwork = None
+        tell_room(caller, f"{PREFIX} {escape(caller.key)} cancels the teamwork roll.")
+
+    def status(self):
+        caller = self.caller
+        team = caller.ndb.teamwork
+        if not isinstance(team, Team):
+            helping = [obj for obj in (caller.location.contents if caller.location else [])
+                       if isinstance(obj.ndb.teamwork, Team)
+                       and any(helper == caller for helper, _ in obj.ndb.teamwork.helpers)]
+            if not helping:
+                raise DiceError("You lead and help no teamwork roll. Say what to roll to open one.")
+            team = helping[0].ndb.teamwork
+        lines = [f"{PREFIX} {escape(team.leader.key)} leads: {describe_pool(team.pool)}"
+                 + (f", vs {team.difficulty}" if team.difficulty_given else "")]
+        for helper, pool in team.helpers:
+            lines.append(f"  {escape(helper.key)} helps: {describe_pool(pool)}")
+        if not team.helpers:
+            lines.append("  No helpers yet.")
+        self.msg("\n".join(lines))

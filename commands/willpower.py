@@ -1,0 +1,241 @@
+"""
++willpower: spend one Willpower to reroll up to three regular dice of your last roll.
+
+Every rolling command remembers the caller's last roll with `remember_roll` (in memory, on
+`caller.ndb`): a `LastRoll` says what was rolled, to whom it was shown, and what a reroll
+changes besides the dice (an extended roll's total, a contest's winner, a team's total).
+
+**Rulings** (RULES.md §1 and V5 core):
+- Only the caller's own last roll, made within the last 10 minutes, once per roll; never
+  Hunger dice. The reroll is shown to the same audience as the roll (a public roll: the
+  room; a private one: the same receivers, and staff in the room).
+- Rerollable: +roll and +check (and their extended rolls), your side of a contest, your dice
+  in a teamwork roll. After a contest or teamwork reroll, the winner or the total is worked
+  out again and shown.
+- Not rerollable: Rouse checks (Blood Potency rerolls those), Remorse tests, frenzy tests
+  (Willpower tests are not rerolled with Willpower), and an NPC's dice rolled by staff.
+- `best` picks the dice that maximise the exact chance to win (`rules.v5_odds.best_reroll`),
+  then the lowest messy-critical chance, then the most expected successes; on a win it can
+  still lower the chance of a messy critical or add successes. When no reroll beats keeping
+  the roll, it is refused and nothing is spent.
+"""
+
+import re
+import time
+
+from rules import v5, v5_odds
+from rules.errors import DiceError
+from rules.randomness import get_rng
+
+from .dice_base import DiceCommand, announce, staff_in_room
+from .dice_display import PREFIX, PRIVATE_PREFIX, escape, format_faces, format_reroll, regular_face
+
+REROLL_WINDOW = 600  # seconds: a Willpower reroll follows the roll it changes
+_FACES = re.compile(r"^\d+(?:[\s,]+\d+)*$")
+
+
+class LastRoll:
+    """
+    A roll that +willpower may change.
+
+    Args:
+        result (rules.v5.V5Result): the roll as shown.
+        summary (str): what was rolled, already escaped (shown in the reroll's first line).
+        difficulty_given (bool): whether the roll had a stated difficulty.
+        private (bool): whether it was a private roll.
+        receivers (list): who saw it (for a private roll, they see the reroll).
+        record (dict or None): the roll's record, for the reroll's record.
+        entry: the roll log's entry for the roll (what `announce` returned), the reroll's parent.
+    """
+
+    rerollable = True
+    reason = ""
+
+    def __init__(self, result=None, summary="", difficulty_given=True, private=False, receivers=(),
+                 record=None, entry=None, when=None):
+        self.result = result
+        self.summary = summary
+        self.difficulty_given = difficulty_given
+        self.private = private
+        self.receivers = list(receivers)
+        self.record = record
+        self.entry = entry
+        self.time = time.time() if when is None else when
+
+    def current(self):
+        """The roll as it stands now (a contest side may be scored again by the other side)."""
+        return self.result
+
+    def check(self):
+        """Raise DiceError when the roll can no longer be rerolled (its context is gone)."""
+
+    def apply(self, new):
+        """Take the rerolled result in; return extra lines (already formatted) to show."""
+        self.result = new
+        return []
+
+    def format_reroll(self, before, after, label):
+        """The reroll's lines (which dice, the new dice and outcome)."""
+        return format_reroll(before, after, label, self.difficulty_given)
+
+
+class NotRerollable(LastRoll):
+    """A roll Willpower cannot reroll; `reason` says why."""
+
+    rerollable = False
+
+    def __init__(self, reason, **kwargs):
+        super().__init__(**kwargs)
+        self.reason = reason
+
+
+def format_reroll_successes(before, after, label, tag=""):
+    """A reroll shown with successes only (a contest side, a teamwork participant)."""
+    old = " ".join(str(before.regular[i]) for i in after.rerolled)
+    new = " ".join(regular_face(after.regular[i]) for i in after.rerolled)
+    noun = "success" if after.successes == 1 else "successes"
+    return (
+        f"  |wWillpower|n ({escape(label)}): rerolled {old} -> {new}\n"
+        f"  {format_faces(after)}  =>  {after.successes} {noun}{tag}"
+    )
+
+
+def audience(caller, private, shared_with=()):
+    """Who sees a roll (as `dice_base.announce` sends it): the room, or the private receivers."""
+    if private or not caller.location:
+        receivers = [caller]
+        for obj in list(shared_with) + staff_in_room(caller):
+            if obj not in receivers:
+                receivers.append(obj)
+        return receivers
+    return list(caller.location.contents)
+
+
+def remember_roll(caller, last):
+    """Make `last` the caller's last roll (what +willpower acts on)."""
+    caller.ndb.last_roll = last
+    return last
+
+
+def parse_choice(text):
+    """
+    `+willpower` arguments: a strategy name (unique prefix) or dice faces.
+
+    Returns:
+        (label, strategy or None, faces or None)
+    """
+    text = text.strip().lower()
+    if not text:
+        return "failures", "failures", None
+    if _FACES.match(text):
+        faces = [int(face) for face in re.split(r"[\s,]+", text)]
+        return "dice " + " ".join(str(face) for face in faces), None, faces
+    matches = [name for name in v5.REROLL_STRATEGIES if name.startswith(text)]
+    if len(matches) != 1:
+        raise DiceError(
+            f"Unknown Willpower choice '{escape(text)}': use {', '.join(v5.REROLL_STRATEGIES)} "
+            "or the faces of the dice to reroll (like 2 3)."
+        )
+    return matches[0], matches[0], None
+
+
+def choose_dice(result, strategy, faces):
+    """The regular dice to reroll; DiceError when none (nothing is spent then)."""
+    if faces is not None:
+        return v5.choose_faces(result, faces)
+    if not result.regular:
+        raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
+    picks = v5.choose_reroll(result, strategy)
+    if strategy == "best" and picks and not v5_odds.reroll_improves(result, picks):
+        raise DiceError("No reroll improves this roll (chance to win, then no messy critical, then "
+                        "successes); no Willpower spent.")
+    if not picks:
+        why = {
+            "failures": "no regular dice under 6",
+            "crits": "no unpaired 10 to chase a pair for",
+            "messy": "no regular 10s to reroll that would leave a winning roll without a messy critical",
+            "best": "no dice to reroll",
+        }[strategy]
+        raise DiceError(f"The {strategy} strategy finds {why}; no Willpower spent.")
+    return picks
+
+
+class CmdWillpower(DiceCommand):
+    """
+    Spend Willpower to reroll up to three dice of your last roll.
+
+    Usage:
+      +willpower [failures, crits, messy or best]
+      +willpower <dice faces>
+
+    Costs one point of Superficial Willpower damage and rerolls up to three
+    regular dice of your last roll (made in the last 10 minutes); Hunger
+    dice are never rerolled. A roll is rerolled once. The new dice and the
+    new outcome go to whoever saw the roll.
+
+    Which dice:
+      failures - up to three regular dice under 6 (the default)
+      crits    - with one unpaired 10 showing, up to three non-10s, to
+                 chase a critical
+      messy    - the regular 10s that make a critical messy, when the roll
+                 still wins without them
+      best     - the dice that give the best exact chance to win (then the
+                 least chance of a messy critical, then the most successes);
+                 refused when no reroll beats keeping the roll
+      2 3      - the regular dice showing these faces
+
+    Rolls you can reroll: +roll, +check and their extended rolls, your
+    side of a +contest, your dice in a +teamwork roll. Not Rouse checks,
+    Remorse or frenzy tests. When Willpower is exhausted, it is refused.
+
+    Examples:
+      +willpower
+      +willpower crits
+      +willpower 2 3 5
+      +willpower best
+    """
+
+    key = "+willpower"
+    aliases = ["willpower", "+wp"]
+    locks = "cmd:all()"
+    usage = "+willpower [failures, crits, messy, best or <dice faces>]"
+
+    def run(self):
+        caller = self.caller
+        if not hasattr(caller, "spend_willpower"):
+            raise DiceError("Only characters with a sheet spend Willpower.")
+        last = caller.ndb.last_roll
+        if not isinstance(last, LastRoll):
+            raise DiceError("You have no recent roll to reroll.")
+        if time.time() - last.time > REROLL_WINDOW:
+            raise DiceError(f"Your last roll was more than {REROLL_WINDOW // 60} minutes ago; "
+                            "Willpower rerolls a roll just made.")
+        if not last.rerollable:
+            raise DiceError(last.reason)
+        last.check()
+        result = last.current()
+        if result.rerolled:
+            raise DiceError("Your last roll has already been rerolled with Willpower (once per roll).")
+        label, strategy, faces = parse_choice(self.args)
+        if caller.willpower_left < 1:
+            raise DiceError("Your Willpower is exhausted: there is no Willpower left to spend.")
+        picks = choose_dice(result, strategy, faces)
+
+        caller.spend_willpower()
+        new = v5.reroll(result, picks, rng=get_rng())
+        extra = last.apply(new)
+        prefix = PRIVATE_PREFIX if last.private else PREFIX
+        lines = [f"{prefix} {escape(caller.key)} spends Willpower to reroll: {last.summary}",
+                 last.format_reroll(result, new, label)]
+        lines.extend(extra)
+        record = {
+            "kind": "willpower",
+            "command": self.raw_string.strip(),
+            "result": new,
+            "initial": result,
+            "strategy": label,
+            "rerolled": tuple(picks),
+            "parent": last.entry,
+            "difficulty_given": last.difficulty_given,
+        }
+        announce(caller, "\n".join(lines), private=last.private, shared_with=last.receivers, record=record)

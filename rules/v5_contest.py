@@ -1,0 +1,225 @@
+"""
+V5 contests and teamwork (RULES.md §1): rolls of several pools that make one outcome.
+
+**Contest.** Both sides roll their pools, each with its own Hunger; the side with more
+successes wins by the difference. **Ruling** (RULES.md): on a tie the defender (the side
+challenged) wins, and the result says it was a tie.
+
+Each side is kept as a `rules.v5.V5Result` evaluated against *what that side needs to win the
+contest*: the attacker needs one success more than the defender, the defender as many as the
+attacker. So each side's `win`, `critical`, `messy_critical` and `bestial_failure` mean what
+they mean in the contest (a messy critical only for the winner, a bestial failure only for
+the loser with a Hunger 1), and a Willpower reroll of one side (`rules.v5.reroll`, any
+strategy, `best` included) aims at winning the contest. After a side is rerolled the
+contest is scored again (`replace_side`): the other side's needs change with it.
+
+**Teamwork.** The leader rolls their pool; each helper rolls their own pool with their own
+Hunger; every helper's successes are added to the leader's, and the total is compared with
+the difficulty. Critical, messy critical and bestial failure come from the leader's dice
+only (a critical is a team win with a pair of 10s among the leader's dice). Total failure:
+no successes at all on the team. As for contests, each participant's result is evaluated
+against what they need for the team to win (the difficulty minus everyone else's
+successes, at least 0), so Willpower strategies work for leader and helpers alike.
+
+Evaluation functions take explicit faces; rolling draws the attacker's (leader's) dice first,
+then the defender's (each helper's, in order), regular dice before Hunger dice.
+"""
+
+from dataclasses import dataclass, replace
+
+from . import v5
+from .errors import DiceError
+
+ATTACKER, DEFENDER = "attacker", "defender"
+MAX_HELPERS = 10
+
+
+def _needing(result, difficulty):
+    """`result`'s faces evaluated again against `difficulty`, keeping its reroll marks."""
+    fresh = v5.evaluate(result.regular, result.hunger, difficulty, result.bestial_rule)
+    return replace(fresh, rerolled=result.rerolled)
+
+
+# ---------------------------------------------------------------- contest
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    """Both sides of a contest and who won."""
+
+    attacker: v5.V5Result
+    defender: v5.V5Result
+    winner: str  # ATTACKER or DEFENDER
+    margin: int  # the winner's successes minus the loser's (0 on a tie)
+    tie: bool
+
+    def side(self, name):
+        if name not in (ATTACKER, DEFENDER):
+            raise DiceError(f"A contest's sides are {ATTACKER} and {DEFENDER}.")
+        return self.attacker if name == ATTACKER else self.defender
+
+
+def score_contest(attacker, defender):
+    """
+    Score two rolled sides (V5Results, any difficulty) as a contest.
+
+    Returns:
+        ContestResult, with each side evaluated against what it needs to win.
+    """
+    a, d = attacker.successes, defender.successes
+    attacker = _needing(attacker, d + 1)
+    defender = _needing(defender, a)
+    return ContestResult(
+        attacker=attacker,
+        defender=defender,
+        winner=ATTACKER if a > d else DEFENDER,
+        margin=abs(a - d),
+        tie=a == d,
+    )
+
+
+def evaluate_contest(attacker_regular, attacker_hunger, defender_regular, defender_hunger,
+                     bestial_rule="official"):
+    """A contest from explicit faces (regular and Hunger dice of each side)."""
+    attacker = v5.evaluate(attacker_regular, attacker_hunger, 0, bestial_rule)
+    defender = v5.evaluate(defender_regular, defender_hunger, 0, bestial_rule)
+    return score_contest(attacker, defender)
+
+
+def roll_contest(attacker_pool, attacker_hunger, defender_pool, defender_hunger, rng=None,
+                 bestial_rule="official"):
+    """Roll both sides at once (the attacker's dice are drawn first)."""
+    v5.split_pool(attacker_pool, attacker_hunger)
+    v5.split_pool(defender_pool, defender_hunger)
+    attacker = v5.roll(attacker_pool, attacker_hunger, 0, rng=rng, bestial_rule=bestial_rule)
+    defender = v5.roll(defender_pool, defender_hunger, 0, rng=rng, bestial_rule=bestial_rule)
+    return score_contest(attacker, defender)
+
+
+def replace_side(contest, side, result):
+    """The contest scored again after one side's dice changed (a Willpower reroll)."""
+    if side == ATTACKER:
+        return score_contest(result, contest.defender)
+    if side == DEFENDER:
+        return score_contest(contest.attacker, result)
+    raise DiceError(f"A contest's sides are {ATTACKER} and {DEFENDER}.")
+
+
+# ---------------------------------------------------------------- teamwork
+
+
+@dataclass(frozen=True)
+class TeamworkResult:
+    """A teamwork roll: the leader's dice, each helper's, and the team's outcome."""
+
+    leader: v5.V5Result
+    helpers: tuple  # of V5Result, in joining order
+    difficulty: int
+    successes: int
+    win: bool
+    margin: int
+    critical: bool
+    messy_critical: bool
+    bestial_failure: bool
+    total_failure: bool
+
+    @property
+    def participants(self):
+        """Leader first, then the helpers (the index used by `replace_participant`)."""
+        return (self.leader,) + self.helpers
+
+    @property
+    def outcome(self):
+        """The key of the most notable thing about the team's roll (rules.v5.OUTCOME_LABELS)."""
+        if self.win:
+            if self.messy_critical:
+                return "messy_critical"
+            if self.critical:
+                return "critical"
+            return v5.margin_grade(self.margin)
+        if self.bestial_failure:
+            return "bestial_failure"
+        if self.total_failure:
+            return "total_failure"
+        return "failure"
+
+    @property
+    def outcome_label(self):
+        return v5.OUTCOME_LABELS[self.outcome]
+
+    @property
+    def margin_label(self):
+        return v5.OUTCOME_LABELS[v5.margin_grade(self.margin)] if self.win else None
+
+
+def score_teamwork(leader, helpers, difficulty):
+    """
+    Score rolled participants (V5Results, any difficulty) as one teamwork roll.
+
+    Raises:
+        DiceError: a bad difficulty or too many helpers.
+    """
+    v5.check_difficulty(difficulty)
+    helpers = tuple(helpers)
+    if len(helpers) > MAX_HELPERS:
+        raise DiceError(f"At most {MAX_HELPERS} helpers join a teamwork roll.")
+    everyone = (leader,) + helpers
+    total = sum(result.successes for result in everyone)
+    scored = tuple(
+        _needing(result, max(0, difficulty - (total - result.successes))) for result in everyone
+    )
+    leader = scored[0]  # its win, critical, messy and bestial flags are the team's
+    return TeamworkResult(
+        leader=leader,
+        helpers=scored[1:],
+        difficulty=difficulty,
+        successes=total,
+        win=total >= difficulty,
+        margin=total - difficulty,
+        critical=leader.critical,
+        messy_critical=leader.messy_critical,
+        bestial_failure=leader.bestial_failure,
+        total_failure=total == 0 and total < difficulty,
+    )
+
+
+def evaluate_teamwork(leader, helpers, difficulty, bestial_rule="official"):
+    """
+    Teamwork from explicit faces.
+
+    Args:
+        leader ((regular, hunger)): the leader's faces.
+        helpers (iterable of (regular, hunger)): each helper's faces.
+        difficulty (int): successes the team needs.
+    """
+    leader_result = v5.evaluate(leader[0], leader[1], 0, bestial_rule)
+    helper_results = [v5.evaluate(regular, hunger, 0, bestial_rule) for regular, hunger in helpers]
+    return score_teamwork(leader_result, helper_results, difficulty)
+
+
+def roll_teamwork(leader, helpers, difficulty, rng=None, bestial_rule="official"):
+    """
+    Roll a teamwork action.
+
+    Args:
+        leader ((pool, hunger)): the leader's dice and Hunger.
+        helpers (iterable of (pool, hunger)): each helper's.
+    """
+    helpers = list(helpers)
+    v5.check_difficulty(difficulty)
+    if len(helpers) > MAX_HELPERS:
+        raise DiceError(f"At most {MAX_HELPERS} helpers join a teamwork roll.")
+    for pool, hunger in [leader] + helpers:
+        v5.split_pool(pool, hunger)
+    leader_result = v5.roll(leader[0], leader[1], 0, rng=rng, bestial_rule=bestial_rule)
+    helper_results = [v5.roll(pool, hunger, 0, rng=rng, bestial_rule=bestial_rule) for pool, hunger in helpers]
+    return score_teamwork(leader_result, helper_results, difficulty)
+
+
+def replace_participant(team, index, result):
+    """The team scored again after participant `index` (0 = leader) was rerolled."""
+    everyone = list(team.participants)
+    if not 0 <= index < len(everyone):
+        raise DiceError("There is no such participant in this teamwork roll.")
+    everyone[index] = result
+    return score_teamwork(everyone[0], everyone[1:], team.difficulty)

@@ -1,0 +1,145 @@
+"""
+V5 Humanity rolls (RULES.md §1, "beyond seed 004", from the V5 core rules): the Remorse test
+and the frenzy test. Neither rolls Hunger dice.
+
+**Remorse.** Made when a character has Stains (V5 core: at the end of the session). Pool:
+10 - Humanity - Stains (the empty Humanity boxes), at least 1 die. Any success: Humanity is
+kept. No success: Humanity drops by 1. Either way the Stains are cleared. **Rulings**: no
+Stains, no test (it is refused); Humanity 0 is refused too (the character is already lost to
+the Beast); a drop to Humanity 0 is reported as such. Remorse dice are not Hunger dice (V5
+core) and are not rerolled with Willpower.
+
+**Frenzy.** Pool: Willpower + one third of Humanity, rounded down, at least 1 die, against
+the difficulty the Storyteller sets (the trigger). **Rulings**: Willpower means the
+*current* Willpower, the boxes not marked by damage (V5 core: Willpower tests roll current
+Willpower); no Hunger dice (V5 core: Hunger dice are not used on Willpower or Humanity
+tests); the test changes nothing on the sheet (a failure means the character frenzies,
+played out with the Storyteller) and it is not rerolled with Willpower (V5 core: Willpower
+does not reroll Willpower tests). Without a stated difficulty the roll only reports its
+successes.
+"""
+
+from dataclasses import dataclass
+
+from . import v5
+from .errors import DiceError
+from .randomness import roll_faces
+
+MAX_HUMANITY = 10
+MAX_WILLPOWER = 10
+
+
+@dataclass(frozen=True)
+class RemorseResult:
+    roll: v5.V5Result
+    humanity_before: int
+    stains_before: int
+    humanity_after: int
+    stains_after: int
+
+    @property
+    def kept(self):
+        """True when Humanity was kept (any success)."""
+        return self.humanity_after == self.humanity_before
+
+    @property
+    def lost_to_the_beast(self):
+        return self.humanity_after == 0
+
+
+@dataclass(frozen=True)
+class FrenzyResult:
+    roll: v5.V5Result
+    willpower: int
+    humanity: int
+    difficulty_given: bool
+
+    @property
+    def humanity_dice(self):
+        return self.humanity // 3
+
+    @property
+    def resisted(self):
+        """True/False against a stated difficulty; None when none was stated."""
+        return self.roll.win if self.difficulty_given else None
+
+
+def _check_humanity(humanity):
+    if not isinstance(humanity, int) or isinstance(humanity, bool) or not 0 <= humanity <= MAX_HUMANITY:
+        raise DiceError(f"Humanity is from 0 to {MAX_HUMANITY}.")
+    return humanity
+
+
+def _check_stains(stains, humanity):
+    if not isinstance(stains, int) or isinstance(stains, bool) or not 0 <= stains <= MAX_HUMANITY - humanity:
+        raise DiceError(f"Stains are from 0 to {MAX_HUMANITY - humanity} (the empty Humanity boxes).")
+    return stains
+
+
+def remorse_pool(humanity, stains):
+    """Dice for a Remorse test: the empty Humanity boxes, at least 1."""
+    _check_humanity(humanity)
+    _check_stains(stains, humanity)
+    return max(1, MAX_HUMANITY - humanity - stains)
+
+
+def _check_remorse(humanity, stains):
+    pool = remorse_pool(humanity, stains)
+    if stains == 0:
+        raise DiceError("No Stains: no Remorse test is needed.")
+    if humanity == 0:
+        raise DiceError("Humanity 0: the character is already lost to the Beast; no Remorse test.")
+    return pool
+
+
+def evaluate_remorse(faces, humanity, stains):
+    """A Remorse test with explicit faces (exactly the pool's dice)."""
+    pool = _check_remorse(humanity, stains)
+    faces = tuple(faces)
+    if len(faces) != pool:
+        raise DiceError(f"A Remorse test at Humanity {humanity} with {stains} Stains rolls {pool} dice.")
+    result = v5.evaluate(faces, (), 1)
+    return RemorseResult(
+        roll=result,
+        humanity_before=humanity,
+        stains_before=stains,
+        humanity_after=humanity if result.win else humanity - 1,
+        stains_after=0,
+    )
+
+
+def roll_remorse(humanity, stains, rng=None):
+    pool = _check_remorse(humanity, stains)
+    return evaluate_remorse(roll_faces(pool, rng), humanity, stains)
+
+
+def frenzy_pool(willpower, humanity):
+    """Dice for a frenzy test: current Willpower + Humanity / 3 (rounded down), at least 1."""
+    if not isinstance(willpower, int) or isinstance(willpower, bool) or not 0 <= willpower <= MAX_WILLPOWER:
+        raise DiceError(f"Willpower is from 0 to {MAX_WILLPOWER}.")
+    _check_humanity(humanity)
+    return max(1, willpower + humanity // 3)
+
+
+def evaluate_frenzy(faces, willpower, humanity, difficulty=None):
+    """
+    A frenzy test with explicit faces (exactly the pool's dice).
+
+    Args:
+        difficulty (int or None): successes needed to resist; None reports successes only.
+    """
+    pool = frenzy_pool(willpower, humanity)
+    given = difficulty is not None
+    difficulty = v5.check_difficulty(difficulty) if given else 1
+    faces = tuple(faces)
+    if len(faces) != pool:
+        raise DiceError(f"A frenzy test at Willpower {willpower} and Humanity {humanity} rolls {pool} dice.")
+    return FrenzyResult(roll=v5.evaluate(faces, (), difficulty), willpower=willpower, humanity=humanity,
+                        difficulty_given=given)
+
+
+def roll_frenzy(willpower, humanity, difficulty=None, rng=None):
+    pool = frenzy_pool(willpower, humanity)
+    if difficulty is not None:
+        v5.check_difficulty(difficulty)
+    return evaluate_frenzy(roll_faces(pool, rng), willpower, humanity, difficulty)

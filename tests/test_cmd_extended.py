@@ -1,0 +1,111 @@
+"""+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
+
+from commands.rolls import CmdCheck, CmdRoll
+from commands.willpower import CmdWillpower
+
+from .table_helpers import TableTest
+
+
+class TestExtended(TableTest):
+    def state(self, character=None):
+        data = (character or self.char1).attributes.get("extended_roll", category="dice")
+        return dict(data["state"]) if data else None
+
+    def start(self):
+        expected = ("[Roll] Char starts an extended roll toward 5 (roll 1): Dexterity 3 (3 dice), Hunger 2 # research\n"
+                    "  Dice: 6  Hunger: 7 1  =>  2 successes: success\n"
+                    "  Extended: 2/5 after 1 roll.")
+        self.do(CmdRoll, "/extended dex vs 5 # research", [6, 7, 1], {self.char1: expected, self.char2: expected})
+
+    def test_rolls_accumulate_to_the_target(self):
+        self.start()
+        self.do(CmdRoll, "/extended", [6, 10, 10], {self.char2: "[Roll] Char continues an extended roll toward 5 "
+                "(roll 2): Dexterity 3 (3 dice), Hunger 2\n"
+                "  Dice: 6  Hunger: 10 10  =>  5 successes: messy critical\n"
+                "  Extended: 7/5 after 2 rolls: complete."})
+        self.assertEqual((self.state()["total"], self.state()["rolls"]), (7, 2))
+        self.refused(CmdRoll, "/extended", "Your extended roll is complete (7/5); start a new one")
+        self.do(CmdRoll, "/extended dex vs 3", [6, 6, 6], "[Roll] Char starts an extended roll toward 3 (roll 1)")
+
+    def test_a_bestial_failure_is_reported_and_the_total_kept(self):
+        self.start()
+        self.do(CmdRoll, "/extended", [2, 3, 1], "[Roll] Char continues an extended roll toward 5 (roll 2): "
+                "Dexterity 3 (3 dice), Hunger 2\n  Dice: 2  Hunger: 3 1  =>  0 successes: bestial failure\n"
+                "  Extended: 2/5 after 2 rolls (bestial failure on this roll: the total is kept).")
+        self.assertEqual(self.state()["total"], 2)
+
+    def test_each_roll_uses_the_current_hunger_and_sheet(self):
+        self.start()
+        self.char1.set_trait("hunger", 0)
+        self.char1.set_trait("dexterity", 4)
+        self.do(CmdRoll, "/extended", [6, 6, 6, 6], "[Roll] Char continues an extended roll toward 5 (roll 2): "
+                "Dexterity 4 (4 dice), Hunger 0")
+
+    def test_the_state_is_stored_in_the_database(self):
+        self.start()
+        self.assertTrue(self.char1.db_attributes.filter(db_key="extended_roll", db_category="dice").exists())
+        self.char1.nattributes.clear()  # what a restart loses
+        self.do(CmdRoll, "/status", [], "Your extended roll: dex toward 5: 2/5 after 1 roll.")
+        self.do(CmdRoll, "/extended", [6, 6, 6], "[Roll] Char continues an extended roll toward 5 (roll 2)")
+
+    def test_status_and_stop(self):
+        self.start()
+        self.do(CmdRoll, "/extended/status", [], "Your extended roll: dex toward 5: 2/5 after 1 roll.")
+        self.do(CmdRoll, "/stop", [], "You stop your extended roll of dex toward 5: 2/5 after 1 roll.")
+        self.assertIsNone(self.state())
+        self.refused(CmdRoll, "/status", "You have no extended roll.")
+        self.refused(CmdRoll, "/stop", "You have no extended roll.")
+
+    def test_private_extended_roll(self):
+        self.do(CmdRoll, "/extended/private dex vs 5", [6, 7, 8], {
+            self.char1: "[Private roll] Char starts an extended roll toward 5 (roll 1)", self.char2: ""})
+        self.do(CmdRoll, "/extended", [6, 7, 8], {
+            self.char1: "[Private roll] Char continues an extended roll toward 5 (roll 2)", self.char2: ""})
+        self.do(CmdRoll, "/extended dex vs 9", [6, 7, 8], "[Roll] Char starts an extended roll toward 9")
+        self.refused(CmdRoll, "/extended/private", "This extended roll is public; /private only applies when "
+                     "starting one.")
+
+    def test_check_extended_rolls_numbers(self):
+        self.do(CmdCheck, "/extended 4 vs 3", [6, 2, 7, 1], "[Roll] Char starts an extended roll toward 3 (roll 1): "
+                "4 dice, Hunger 2\n  Dice: 6 2  Hunger: 7 1  =>  2 successes: success\n  Extended: 2/3 after 1 roll.")
+        self.do(CmdCheck, "/extended", [6, 2, 7, 1], "[Roll] Char continues an extended roll toward 3 (roll 2): "
+                "4 dice, Hunger 2")
+
+    def test_willpower_switch_rerolls_before_the_total(self):
+        self.do(CmdRoll, "/extended/willpower dex+athletics vs 10", [1, 2, 6, 3, 7, 10, 10], "[Roll] Char starts "
+                "an extended roll toward 10 (roll 1): Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
+                "  Dice: 1 2 6  Hunger: 3 7  =>  2 successes: success\n"
+                "  Willpower (failures): rerolled 1 2 -> 10 10\n"
+                "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
+                "  Extended: 6/10 after 1 roll.")
+        self.assertEqual(self.char1.trait("willpower superficial"), 1)
+
+    def test_willpower_reroll_corrects_the_total(self):
+        self.do(CmdRoll, "/extended dex+athletics vs 10", [1, 2, 6, 3, 7])
+        self.do(CmdWillpower, "", [10, 10], {self.char2: "[Roll] Char spends Willpower to reroll: extended roll 1 of "
+                "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
+                "  Willpower (failures): rerolled 1 2 -> 10 10\n"
+                "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
+                "  Extended: 6/10 after 1 roll."})
+        self.assertEqual(self.state()["total"], 6)
+
+    def test_willpower_refused_once_the_extended_roll_moved_on(self):
+        self.start()
+        self.do(CmdRoll, "/stop", [])
+        self.refused(CmdWillpower, "", "That extended roll was stopped or rolled again")
+        self.assertEqual(self.char1.trait("willpower superficial"), 0)
+
+    def test_refusals_change_nothing(self):
+        self.refused(CmdRoll, "/extended", "You have no extended roll going: start one with +roll/extended")
+        self.refused(CmdRoll, "/extended dex", "Say the total to reach: +roll/extended <pool> vs <target>.")
+        self.refused(CmdRoll, "/extended dex vs 0", "An extended roll's target is a total of 1 to 100 successes.")
+        self.refused(CmdRoll, "/extended dex+sneak vs 5", "There is no trait called 'sneak'.")
+        self.refused(CmdRoll, "/extended vs 5", "Say what to roll before 'vs'.")
+        self.assertIsNone(self.state())
+        self.start()
+        self.refused(CmdRoll, "/extended dex vs 9", "You already have an extended roll going (dex toward 5: 2/5 "
+                     "after 1 roll); roll it with /extended or drop it with /stop.")
+        self.refused(CmdRoll, "/status dex", "/status and /stop take nothing after them.")
+        self.refused(CmdRoll, "/status/stop", "Use /status or /stop, not both.")
+        self.refused(CmdRoll, "/stop/private", "/status and /stop take no other switch.")
+        self.assertEqual(self.state()["target"], 5)

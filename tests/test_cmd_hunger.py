@@ -1,0 +1,157 @@
+"""+rouse and +hunger: Rouse checks (own and staff-run), showing, setting, slaking and listing Hunger."""
+
+from unittest import mock
+
+from commands.hunger import CmdHunger, CmdRouse
+from rolllog import api as rolllog_api
+
+from .table_helpers import TableTest
+
+
+class TestRouse(TableTest):
+    def test_pass_keeps_hunger_and_the_room_sees_it(self):
+        expected = "[Rouse] Char makes a Rouse check (Hunger 2)\n  Rouse die: 7  =>  passed: Hunger stays 2"
+        self.do(CmdRouse, "", [7], {self.char1: expected, self.char2: expected})
+        self.assertEqual(self.char1.hunger, 2)
+
+    def test_failure_raises_hunger(self):
+        self.do(CmdRouse, "", [3], "[Rouse] Char makes a Rouse check (Hunger 2)\n"
+                "  Rouse die: 3  =>  failed: Hunger rises to 3")
+        self.assertEqual(self.char1.hunger, 3)
+
+    def test_at_hunger_five_the_beast_demands_blood(self):
+        self.char1.set_trait("hunger", 5)
+        self.do(CmdRouse, "", [4], {self.char2: "[Rouse] Char makes a Rouse check (Hunger 5)\n"
+                "  Rouse die: 4  =>  failed at Hunger 5: the Beast demands blood: hunger frenzy test "
+                "(difficulty 4)"})
+        self.assertEqual(self.char1.hunger, 5)
+
+    def test_two_checks_with_a_blood_potency_reroll(self):
+        self.do(CmdRouse, "2 for 1", [3, 4, 5, 6],
+                "[Rouse] Char makes 2 Rouse checks for a level 1 power (Hunger 2; Blood Potency 1 rerolls a failure)\n"
+                "  Check 1: 3, Blood Potency reroll: 4  =>  failed: Hunger rises to 3\n"
+                "  Check 2: 5, Blood Potency reroll: 6  =>  passed: Hunger stays 3\n"
+                "  Hunger 2 -> 3")
+        self.assertEqual(self.char1.hunger, 3)
+
+    def test_no_reroll_above_the_blood_potency_level(self):
+        self.do(CmdRouse, "for 2", [3],
+                "[Rouse] Char makes a Rouse check for a level 2 power (Hunger 2; Blood Potency 1: no reroll "
+                "at this level)\n  Rouse die: 3  =>  failed: Hunger rises to 3")
+        self.char1.set_trait("blood potency", 3)
+        self.do(CmdRouse, "for 2", [1, 9], "[Rouse] Char makes a Rouse check for a level 2 power "
+                "(Hunger 3; Blood Potency 3 rerolls a failure)\n"
+                "  Rouse die: 1, Blood Potency reroll: 9  =>  passed: Hunger stays 3")
+
+    def test_staff_rouse_for_another_character(self):
+        expected = ("[Rouse] Char has Char2 make a Rouse check (Hunger 1)\n"
+                    "  Rouse die: 2  =>  failed: Hunger rises to 2")
+        self.do(CmdRouse, "Char2", [2], {self.char1: expected, self.char2: expected})
+        self.assertEqual(self.char2.hunger, 2)
+        self.assertEqual(self.char1.hunger, 2)
+        entry = rolllog_api.latest(self.char2, kinds=["rouse"])
+        self.assertEqual(entry.subject, self.char2)
+        self.do(CmdRouse, "Char2=2 for 1", [1, 2, 8], "[Rouse] Char has Char2 make 2 Rouse checks for a level 1 "
+                "power (Hunger 2; Blood Potency 1 rerolls a failure)")
+        self.assertEqual(self.char2.hunger, 3)
+
+    def test_the_character_is_told_even_elsewhere(self):
+        self.char2.location = self.room2
+        self.do(CmdRouse, "Char2", [9], {self.char2: "[Rouse] Char has Char2 make a Rouse check (Hunger 1)"})
+
+    def test_hunger_is_saved_before_anyone_is_told(self):
+        seen = []
+        self.char2.msg = mock.Mock(side_effect=lambda *args, **kwargs: seen.append(self.char2.hunger))
+        try:
+            self.do(CmdRouse, "Char2", [1], "[Rouse] Char has Char2")
+        finally:
+            del self.char2.msg
+        self.assertEqual(seen, [2])
+
+    def test_a_player_may_name_themselves(self):
+        self.do(CmdRouse, "Char2", [8], "[Rouse] Char2 makes a Rouse check (Hunger 1)", caller=self.char2)
+
+    def test_a_player_never_rouses_someone_else(self):
+        self.refused(CmdRouse, "Char", "Only staff make Rouse checks for someone else.", caller=self.char2)
+        self.refused(CmdRouse, "Char=2", "Only staff make Rouse checks for someone else.", caller=self.char2)
+        self.assertEqual(self.char1.hunger, 2)
+
+    def test_bad_input_one_line_nothing_rolled(self):
+        cases = {
+            "0": "Make from 1 to 5 Rouse checks at a time.",
+            "6": "Make from 1 to 5 Rouse checks at a time.",
+            "for 6": "A power's level is from 1 to 5.",
+            "for 0": "A power's level is from 1 to 5.",
+            "for x": "The power's level must be a whole number from 1 to 5, not 'x'.",
+            "for": "Say the power's level after 'for'.",
+            "Nobody": "There is no character called 'Nobody'.",
+            "Char2=two": "The number of Rouse checks must be a whole number, not 'two'.",
+            "=2": "Name the character before '='.",
+            "Char2=": "Say how many Rouse checks after '='.",
+        }
+        for args, message in cases.items():
+            self.refused(CmdRouse, args, message)
+        self.assertEqual((self.char1.hunger, self.char2.hunger), (2, 1))
+
+
+class TestHunger(TableTest):
+    def test_show_own(self):
+        self.do(CmdHunger, "", [], "Your Hunger is 2.")
+        self.do(CmdHunger, "", [], "Your Hunger is 1.", caller=self.char2)
+        self.do(CmdHunger, "Char2", [], "Your Hunger is 1.", caller=self.char2)
+
+    def test_staff_see_anyones(self):
+        self.do(CmdHunger, "Char2", [], "Char2's Hunger is 1.")
+
+    def test_players_do_not_see_others(self):
+        self.refused(CmdHunger, "Char", "Only staff see another character's Hunger.", caller=self.char2)
+
+    def test_staff_set_and_it_is_logged(self):
+        self.do(CmdHunger, "Char2=4", [], {self.char1: "Char2's Hunger is now 4 (was 1).",
+                                            self.char2: "Char set your Hunger to 4 (was 1)."})
+        self.assertEqual(self.char2.hunger, 4)
+        entry = rolllog_api.latest(self.char2, kinds=["hunger"], include_actions=True)
+        self.assertTrue(entry.action)
+        self.assertEqual((entry.character, entry.subject), (self.char1, self.char2))
+        self.assertEqual(entry.summary, "Hunger set to 4 (was 1)")
+
+    def test_staff_set_own(self):
+        self.do(CmdHunger, "Char=0", [], "Your Hunger is now 0 (was 2).")
+
+    def test_players_never_change_their_own_hunger(self):
+        self.refused(CmdHunger, "Char2=0", "Only staff set Hunger; yours changes through Rouse checks (+rouse) "
+                     "and feeding.", caller=self.char2)
+        self.refused(CmdHunger, "Char=0", "Only staff set Hunger", caller=self.char2)
+        self.refused(CmdHunger, "/slake Char2=1", "Only staff slake Hunger; feeding is run by staff.",
+                     caller=self.char2)
+        self.refused(CmdHunger, "/room", "Only staff list the Hunger of everyone here.", caller=self.char2)
+        self.assertEqual((self.char1.hunger, self.char2.hunger), (2, 1))
+
+    def test_set_refusals(self):
+        self.refused(CmdHunger, "Char2=6", "Hunger is from 0 to 5.")
+        self.refused(CmdHunger, "Char2=x", "The Hunger must be a whole number, not 'x'.")
+        self.refused(CmdHunger, "Char2=-1", "The Hunger must be a whole number, not '-1'.")
+        self.refused(CmdHunger, "=3", "Name the character before '='.")
+        self.refused(CmdHunger, "Nobody=3", "There is no character called 'Nobody'.")
+        self.assertEqual(self.char2.hunger, 1)
+
+    def test_slake(self):
+        self.char2.set_trait("hunger", 3)
+        self.do(CmdHunger, "/slake Char2=1", [], {self.char1: "Char2's Hunger is slaked by 1: now 2 (was 3).",
+                                                   self.char2: "Char slakes your Hunger by 1: now 2 (was 3)."})
+        self.do(CmdHunger, "/slake Char2=5", [], "Char2's Hunger is slaked by 5: now 0 (was 2; it cannot go below 0).")
+        self.assertEqual(self.char2.hunger, 0)
+        entry = rolllog_api.latest(self.char2, kinds=["slake"], include_actions=True)
+        self.assertEqual(entry.summary, "Hunger slaked by 5: 2 -> 0")
+        self.refused(CmdHunger, "/slake Char2=1", "Char2's Hunger is already 0.")
+
+    def test_slake_refusals(self):
+        self.refused(CmdHunger, "/slake Char2=0", "Slake Hunger by 1 or more.")
+        self.refused(CmdHunger, "/slake Char2", "Say by how much: +hunger/slake <character>=<amount>.")
+        self.refused(CmdHunger, "/slake Char2=lots", "The amount must be a whole number, not 'lots'.")
+        self.refused(CmdHunger, "/slake/room Char2=1", "Use one switch at a time: /slake or /room.")
+        self.assertEqual(self.char2.hunger, 1)
+
+    def test_room_list(self):
+        self.do(CmdHunger, "/room", [], "Hunger here (Room):\n  Char   2\n  Char2  1")
+        self.refused(CmdHunger, "/room Char2", "/room takes nothing after it.")
