@@ -2,8 +2,9 @@
 +remorse and +frenzy: the V5 Humanity rolls (rules in `rules.v5_humanity`, rulings there).
 
 Both roll no Hunger dice and cannot be rerolled with Willpower. A Remorse test updates the
-sheet (Stains cleared, Humanity kept or one lower) before anyone is told; a frenzy test reads
-the sheet (current Willpower, Humanity) and changes nothing on it.
+sheet (Stains cleared, Humanity kept or one lower) before anyone is told. A frenzy test reads
+the sheet (current Willpower, Humanity); a failed one marks the character as in frenzy on the
+sheet (saved before anyone is told) until `+frenzy/end`.
 """
 
 import re
@@ -12,7 +13,7 @@ from rules import v5, v5_humanity
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff
+from .dice_base import DiceCommand, announce, find_character, is_staff, record_action
 from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
@@ -118,27 +119,38 @@ class CmdFrenzy(DiceCommand):
     Usage:
       +frenzy [vs <difficulty>] [# <comment>]
       +frenzy <character> [vs <difficulty>]     (staff)
+      +frenzy/end [<character>]
+
+    Switches:
+      end - the frenzy is over: clear it from the sheet (yours, or staff
+            for anyone)
 
     Roll your current Willpower (the boxes not marked by damage) plus one
     third of your Humanity, rounded down, at least 1 die, with no Hunger
     dice, against the difficulty the Storyteller gives for the trigger. With
     enough successes you resist; otherwise you frenzy. Without a difficulty
-    the roll only shows its successes. The test changes nothing on the
-    sheet, and Willpower does not reroll it.
+    the roll only shows its successes. A failed test marks you as in frenzy
+    on your sheet until +frenzy/end. Willpower does not reroll the test.
 
     Examples:
       +frenzy vs 3
       +frenzy vs 2 # the hunter's torch
       +frenzy Alice vs 4
+      +frenzy/end
     """
 
     key = "+frenzy"
     aliases = ["frenzy"]
     locks = "cmd:all()"
-    usage = "+frenzy [vs <difficulty>] [# <comment>]  or (staff) +frenzy <character> [vs <difficulty>]"
+    usage = ("+frenzy [vs <difficulty>] [# <comment>]  or (staff) +frenzy <character> [vs <difficulty>]"
+             "  or +frenzy/end [<character>]")
+    switch_options = ("end",)
 
     def run(self):
         caller = self.caller
+        if "end" in self.switches:
+            self.end_frenzy()
+            return
         text, comment = self.args, ""
         found = _COMMENT.search(text)
         if found:
@@ -169,7 +181,9 @@ class CmdFrenzy(DiceCommand):
         if result.resisted is True:
             lines.append(f"  => |g{escape(target.key)} resists the frenzy.|n")
         elif result.resisted is False:
-            lines.append(f"  => |r{escape(target.key)} frenzies: the Beast takes over.|n")
+            target.in_frenzy = True  # saved before anyone is told
+            lines.append(f"  => |r{escape(target.key)} frenzies: the Beast takes over.|n "
+                         "(+frenzy/end when it is over)")
         record = {
             "kind": "frenzy",
             "command": self.raw_string.strip(),
@@ -185,3 +199,26 @@ class CmdFrenzy(DiceCommand):
         if target != caller and (receivers is None or target not in receivers):
             target.msg(getattr(receivers, "text", None) or "\n".join(lines))
         _not_rerollable(caller, target, "frenzy test")
+
+    def end_frenzy(self):
+        caller = self.caller
+        target = caller
+        if self.args.strip():
+            target = find_character(caller, self.args)
+        if target != caller and not is_staff(caller):
+            raise DiceError("Only staff end someone else's frenzy.")
+        if not hasattr(target, "in_frenzy"):
+            raise DiceError(f"{escape(target.key)} has no character sheet.")
+        if not target.in_frenzy:
+            raise DiceError(f"{escape(target.key)} is not in frenzy." if target != caller
+                            else "You are not in frenzy.")
+        target.in_frenzy = False
+        text = f"{FRENZY_PREFIX} {escape(target.key)} comes out of frenzy."
+        if target != caller:
+            text += f" (ended by {escape(caller.key)})"
+        record_action(caller, target, "frenzy_end", "frenzy ended", command=self.raw_string.strip(),
+                      private=False, room=caller.location)
+        if caller.location:
+            caller.location.msg_contents(text, from_obj=caller)
+        if target.location != caller.location or not caller.location:
+            target.msg(text)

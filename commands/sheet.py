@@ -47,6 +47,7 @@ def render_sheet(character):
     lines.append(
         f"|wHunger|n {values['hunger']}   |wHumanity|n {values['humanity']} "
         f"(Stains {values['stains']})   |wBlood Potency|n {values['blood potency']}"
+        + ("   |[r|wIN FRENZY|n" if getattr(character, "in_frenzy", False) else "")
     )
     for track, maximum in (("willpower", character.willpower_max), ("health", character.health_max)):
         superficial, aggravated = values[f"{track} superficial"], values[f"{track} aggravated"]

@@ -2,6 +2,7 @@
 
 from unittest import mock
 
+from commands.sheet import CmdSheet
 from commands.humanity import CmdFrenzy, CmdRemorse
 
 from .table_helpers import TableTest
@@ -70,12 +71,26 @@ class TestFrenzy(TableTest):
                     "  => Char resists the frenzy.")
         self.do(CmdFrenzy, "vs 3 # the torch", [6, 7, 8, 1], {self.char1: expected, self.char2: expected})
 
-    def test_frenzying_changes_nothing_on_the_sheet(self):
+    def test_frenzying_marks_the_sheet_until_ended(self):
         before = self.char1.sheet_values
         self.do(CmdFrenzy, "vs 3", [6, 2, 2, 1], "[Frenzy] Char makes a frenzy test: Willpower 2 + Humanity 7 / 3 "
                 "(2) = 4 (4 dice, no Hunger dice), vs 3\n  Dice: 6 2 2 1  =>  1 success: failure (margin -2)\n"
-                "  => Char frenzies: the Beast takes over.")
-        self.assertEqual(self.char1.sheet_values, before)
+                "  => Char frenzies: the Beast takes over. (+frenzy/end when it is over)")
+        self.assertEqual(self.char1.sheet_values, before)  # no trait changes, only the state
+        self.assertTrue(self.char1.in_frenzy)
+        self.assertIn("IN FRENZY", self.call(CmdSheet(), ""))
+        self.do(CmdFrenzy, "/end", [], {self.char2: "[Frenzy] Char comes out of frenzy."})
+        self.assertFalse(self.char1.in_frenzy)
+        self.assertNotIn("IN FRENZY", self.call(CmdSheet(), ""))
+        self.refused(CmdFrenzy, "/end", "You are not in frenzy.")
+
+    def test_ending_someone_elses_frenzy_is_for_staff(self):
+        self.char1.in_frenzy = True
+        self.refused(CmdFrenzy, "/end Char", "Only staff end someone else's frenzy.", caller=self.char2)
+        self.assertTrue(self.char1.in_frenzy)
+        self.char2.in_frenzy = True
+        self.do(CmdFrenzy, "/end Char2", [], {self.char2: "[Frenzy] Char2 comes out of frenzy. (ended by Char)"})
+        self.assertFalse(self.char2.in_frenzy)
 
     def test_current_willpower_counts(self):
         self.char1.set_trait("willpower superficial", 1)

@@ -45,6 +45,15 @@ class Character(ObjectParent, DefaultCharacter):
     def approved(self, value):
         self.attributes.add("approved", bool(value), category=SHEET)
 
+    @property
+    def in_frenzy(self):
+        """Set by a failed frenzy test, cleared with +frenzy/end."""
+        return bool(self._stored("frenzy", False))
+
+    @in_frenzy.setter
+    def in_frenzy(self, value):
+        self.attributes.add("frenzy", bool(value), category=SHEET)
+
     def trait(self, name):
         return self.sheet_values[name]
 
