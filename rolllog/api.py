@@ -1,0 +1,472 @@
+"""
+The roll log's interface for commands and web views: storing, finding, and who may see what.
+
+Storing
+-------
+- `store_roll(caller, record, private=..., receivers=..., shared_with=..., text=...)` is what
+  `commands.dice_base.announce(..., record=...)` calls, before anyone is told. `record` is a
+  dict; every key is optional:
+
+  ==================  =========================================================================
+  kind                "roll", "check", "rouse", "willpower", "contest", ... (default "roll")
+  command             the command as typed
+  comment             the player's comment
+  pool                a `rules.pools.Pool` (its parts and values are kept) or the pool as text
+  result              a rules result (V5Result): faces, difficulty, successes, outcome are read
+                      from it unless given below
+  initial             the result before a Willpower reroll made in the same command
+  difficulty_given    False when no difficulty was stated (then none is stored)
+  regular, hunger     faces (lists of ints), when there is no `result`
+  dice, difficulty,   as stored numbers
+  successes
+  outcome             an outcome key ("critical", "bestial_failure", ...); free text is taken
+                      as the summary
+  summary             the outcome in words (made from `result` when not given)
+  subject             the character rolled for, when staff roll for someone else
+  parent              the entry this one changes (a RollEntry or its code): a Willpower reroll
+                      of an earlier roll, the answer to a contest
+  system              the dice system (default: the DICE_SYSTEM setting)
+  details             a dict of anything else worth keeping (JSON)
+  ==================  =========================================================================
+
+  Any other key is kept in `details` too (as JSON, or as text when it is not JSON).
+
+- `record_action(actor, subject, kind, description, ...)` stores a staff action that is not a
+  roll (Hunger set, slaked, ...), private to the actor, the subject and staff by default.
+
+Every entry gets a fresh verification code (`rolllog.codes`), unique by a database constraint;
+a clash (about one in 10**11 per stored roll while the log is small) is retried.
+
+Seeing
+------
+- Public entries: anyone may verify them.
+- Private entries: the participants (the roller, the subject, everyone the roll was shown to,
+  and any character of the same account) and staff (Builder and above).
+- `find_visible(code, viewer)` returns the entry, or None both when there is no such code and
+  when the viewer may not see it, so a code cannot be probed.
+- The web page (`visible_to_account`): staff see everything; a player sees the entries they
+  took part in (one of their characters rolled, was rolled for, acted on, or was shown the
+  roll) and the public rolls made in any room where one of their characters rolled or was shown
+  a roll ("rooms they were in").
+"""
+
+import json
+import re
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from . import codes
+from .models import RollEntry
+
+STAFF_LOCK = "perm(Builder)"
+MAX_CODE_TRIES = 20
+PAGE_SIZE = 20
+
+_STANDARD_KEYS = {
+    "kind", "command", "comment", "pool", "result", "initial", "difficulty_given", "regular",
+    "hunger", "dice", "difficulty", "successes", "outcome", "summary", "subject", "parent",
+    "system", "details",
+}
+_OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def with_code(text, code):
+    """The text with the code at the end of its last line: `...  [code ABCD2345]`."""
+    return f"{text}|n  [code {code}]"
+
+
+def is_staff(obj):
+    """Builder or above: a character (through its account when puppeted) or an account."""
+    if obj is None or not hasattr(obj, "locks"):
+        return False
+    if getattr(obj, "is_superuser", False):
+        return True
+    return bool(obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}"))
+
+
+def _plain(text):
+    from evennia.utils.ansi import strip_ansi
+
+    return strip_ansi(str(text)).replace("||", "|")
+
+
+def _name(obj):
+    return getattr(obj, "key", None) or (str(obj) if obj is not None else "")
+
+
+def _account_of(obj):
+    """The account behind a character (or the account itself)."""
+    if obj is None:
+        return None
+    if hasattr(obj, "characters") and hasattr(obj, "username"):
+        return obj
+    return getattr(obj, "account", None)
+
+
+def _jsonable(value):
+    if isinstance(value, tuple):
+        value = list(value)
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        if hasattr(value, "key") and hasattr(value, "id"):
+            return {"id": value.id, "name": value.key}
+        return str(value)
+
+
+def _is_listener(obj):
+    """Characters (puppeted or not) count as having been shown a roll; exits and things don't."""
+    return bool(getattr(obj, "has_account", False)) or hasattr(obj, "trait_table")
+
+
+def _int_or_none(value):
+    """A number for the integer columns (bools count as 0/1); anything else is not stored."""
+    if isinstance(value, bool):
+        return int(value)
+    return value if isinstance(value, int) else None
+
+
+def _faces(values):
+    return [int(face) for face in (values or ()) if isinstance(face, int)]
+
+
+def _resolve_parent(parent):
+    if parent is None or isinstance(parent, RollEntry):
+        return parent
+    if isinstance(parent, int):
+        return RollEntry.objects.filter(id=parent).first()
+    code = codes.normalize(parent)
+    return RollEntry.objects.filter(code=code).first() if code else None
+
+
+def _outcome_summary(result, difficulty_given):
+    """The outcome in words, as players saw it (`5 successes: messy critical (margin +2)`)."""
+    if result is None:
+        return ""
+    try:
+        from commands.dice_display import format_outcome
+
+        return _plain(format_outcome(result, difficulty_given))
+    except (AttributeError, KeyError, TypeError):
+        label = getattr(result, "outcome_label", None) or getattr(result, "outcome", "")
+        return str(label)
+
+
+def _pool_fields(pool):
+    """(text, parts) for a Pool object or text."""
+    if pool is None:
+        return "", []
+    if hasattr(pool, "parts") and hasattr(pool, "describe"):
+        parts = [
+            {"label": p.label, "value": p.value, "sign": p.sign, "trait": p.trait, "specialty": p.specialty}
+            for p in pool.parts
+        ]
+        return _plain(pool.describe()), parts
+    return _plain(pool), []
+
+
+def _save_with_code(entry, text, receivers=()):
+    """Give `entry` a fresh code (retrying a clash) and save it with its receivers."""
+    for _ in range(MAX_CODE_TRIES):
+        entry.pk = None
+        entry.code = codes.new_code()
+        entry.text = with_code(text, entry.code) if text else ""
+        try:
+            with transaction.atomic():
+                entry.save()
+                if receivers:
+                    entry.receivers.set(receivers)
+            return entry
+        except IntegrityError:
+            if not RollEntry.objects.filter(code=entry.code).exists():
+                raise
+    raise RuntimeError(f"could not find a free verification code in {MAX_CODE_TRIES} tries")
+
+
+# ------------------------------------------------------------------------------ storing
+
+
+def store_roll(caller, record, private=False, receivers=(), shared_with=(), text="", room=None):
+    """
+    Store a roll (or a later change to one) and return the saved `RollEntry`.
+
+    Args:
+        caller: the character who rolled (or the staff member rolling for `record["subject"]`).
+        record (dict): what was rolled (see the module docstring).
+        private (bool): shown only to `receivers`.
+        receivers: everyone who is shown it (for a public roll, the room's contents).
+        shared_with: the characters a private roll was explicitly shared with.
+        text (str): what is shown (colour markup allowed); stored with the code appended.
+        room: where it happened (default: the caller's location).
+    """
+    record = dict(record or {})
+    result = record.get("result")
+    initial = record.get("initial")
+    given = record.get("difficulty_given", True)
+    subject = record.get("subject")
+    account = _account_of(caller)
+    room = room if room is not None else getattr(caller, "location", None)
+
+    regular = _faces(record.get("regular", getattr(result, "regular", ())))
+    hunger = _faces(record.get("hunger", getattr(result, "hunger", ())))
+    difficulty = _int_or_none(record.get("difficulty", getattr(result, "difficulty", None)))
+    if not given:
+        difficulty = None
+    successes = _int_or_none(record.get("successes", getattr(result, "successes", None)))
+    pool_text, parts = _pool_fields(record.get("pool"))
+    dice = _int_or_none(record.get("dice"))
+    if dice is None and (regular or hunger):
+        dice = len(regular) + len(hunger)
+
+    outcome = record.get("outcome")
+    summary = record.get("summary") or ""
+    if outcome is None:
+        outcome = getattr(result, "outcome", "") or ""
+    outcome = str(outcome)
+    if outcome and not _OUTCOME_KEY.match(outcome):
+        summary, outcome = summary or outcome, ""
+    if not summary:
+        summary = _outcome_summary(result, given)
+
+    details = {k: _jsonable(v) for k, v in dict(record.get("details") or {}).items()}
+    for key, value in record.items():
+        if key not in _STANDARD_KEYS:
+            details[key] = _jsonable(value)
+    if initial is not None:
+        details["initial_regular"] = list(getattr(initial, "regular", ()))
+        details["initial_hunger"] = list(getattr(initial, "hunger", ()))
+        details["initial_summary"] = _outcome_summary(initial, given)
+        details["rerolled"] = list(getattr(result, "rerolled", ()))
+    # Only a private roll is shared with someone in particular (a public one reaches the room).
+    shared = [obj for obj in shared_with or () if obj is not None and obj != caller] if private else []
+    if shared:
+        details["shared_with"] = [_name(obj) for obj in shared]
+
+    listeners = []
+    for obj in receivers:
+        if obj is not None and obj not in listeners and (private or _is_listener(obj)):
+            listeners.append(obj)
+
+    entry = RollEntry(
+        kind=str(record.get("kind") or "roll")[:32],
+        parent=_resolve_parent(record.get("parent")),
+        character=caller if getattr(caller, "id", None) else None,
+        character_name=_name(caller)[:255],
+        account=account if getattr(account, "id", None) else None,
+        account_name=(getattr(account, "username", "") or "")[:255],
+        subject=subject if getattr(subject, "id", None) else None,
+        subject_name=_name(subject)[:255] if subject is not None else "",
+        room=room if getattr(room, "id", None) else None,
+        room_name=_name(room)[:255] if room is not None else "",
+        system=str(record.get("system") or getattr(settings, "DICE_SYSTEM", "v5"))[:16],
+        command=str(record.get("command") or ""),
+        comment=str(record.get("comment") or ""),
+        pool_text=pool_text[:255],
+        pool=parts,
+        dice=dice,
+        difficulty=difficulty,
+        regular=regular,
+        hunger=hunger,
+        successes=successes,
+        outcome=outcome[:32],
+        summary=summary[:255],
+        private=bool(private),
+        receiver_names=[_name(obj) for obj in listeners],
+        details=details,
+    )
+    return _save_with_code(entry, text, listeners)
+
+
+def record_action(actor, subject, kind, description, command="", private=True, receivers=(),
+                  room=None, parent=None, details=None, text=""):
+    """
+    Store a staff action that is not a roll (Hunger set, slaked, ...) and return the entry.
+
+    Nothing is sent to anyone: the caller tells whom it wants (and may show `entry.code`).
+
+    Args:
+        actor: who did it (a character, usually staff).
+        subject: the character it was done to (or None).
+        kind (str): a short word: "hunger", "slake", ...
+        description (str): what happened, in words ("Hunger 2 -> 3").
+        command (str): the command as typed.
+        private (bool): by default only the actor, the subject and staff may see it.
+        receivers: who else was told (the actor and the subject are always included).
+        room: where (default: the actor's location).
+        parent: an entry (or code) this action belongs to.
+        details (dict): anything else to keep (JSON).
+        text (str): what was shown, if anything (stored with the code).
+    """
+    everyone = [actor, subject, *receivers]
+    listeners = []
+    for obj in everyone:
+        if obj is not None and getattr(obj, "id", None) and obj not in listeners:
+            listeners.append(obj)
+    account = _account_of(actor)
+    room = room if room is not None else getattr(actor, "location", None)
+    entry = RollEntry(
+        kind=str(kind or "action")[:32],
+        action=True,
+        parent=_resolve_parent(parent),
+        character=actor if getattr(actor, "id", None) else None,
+        character_name=_name(actor)[:255],
+        account=account if getattr(account, "id", None) else None,
+        account_name=(getattr(account, "username", "") or "")[:255],
+        subject=subject if getattr(subject, "id", None) else None,
+        subject_name=_name(subject)[:255] if subject is not None else "",
+        room=room if getattr(room, "id", None) else None,
+        room_name=_name(room)[:255] if room is not None else "",
+        system=str(getattr(settings, "DICE_SYSTEM", "v5"))[:16],
+        command=str(command or ""),
+        summary=_plain(description)[:255],
+        private=bool(private),
+        receiver_names=[_name(obj) for obj in listeners],
+        details={k: _jsonable(v) for k, v in dict(details or {}).items()},
+    )
+    return _save_with_code(entry, text, listeners)
+
+
+# ------------------------------------------------------------------------------ finding
+
+
+def find(code):
+    """The entry with this code (typed any case, spaces and dashes ignored), or None."""
+    code = codes.normalize(code)
+    if not code:
+        return None
+    return RollEntry.objects.filter(code=code).first()
+
+
+def latest(character, kinds=None, include_actions=False):
+    """The newest entry rolled by (or for) `character`, optionally of the given kinds."""
+    query = RollEntry.objects.filter(Q(character=character) | Q(subject=character))
+    if kinds:
+        query = query.filter(kind__in=list(kinds))
+    if not include_actions:
+        query = query.filter(action=False)
+    return query.order_by("-created", "-id").first()
+
+
+def own_character_ids(viewer):
+    """The viewer character's id and those of every character of its account."""
+    ids = set()
+    if viewer is None:
+        return ids
+    if getattr(viewer, "id", None) and not hasattr(viewer, "username"):
+        ids.add(viewer.id)
+    account = _account_of(viewer)
+    if account is not None and getattr(account, "id", None):
+        try:
+            ids.update(obj.id for obj in account.characters.all() if obj)
+        except AttributeError:
+            pass
+        # Characters it puppets now (not always on its list of playable characters).
+        from evennia.objects.models import ObjectDB
+
+        ids.update(ObjectDB.objects.filter(db_account_id=account.id).values_list("id", flat=True))
+    return ids
+
+
+def participant_ids(entry):
+    ids = {entry.character_id, entry.subject_id}
+    ids.update(entry.receivers.values_list("id", flat=True))
+    ids.discard(None)
+    return ids
+
+
+def can_view(entry, viewer):
+    """Whether `viewer` (a character or an account) may see `entry`."""
+    if entry is None:
+        return False
+    if not entry.private or is_staff(viewer):
+        return True
+    account = _account_of(viewer)
+    if account is not None and getattr(account, "id", None) and entry.account_id == account.id:
+        return True
+    return bool(own_character_ids(viewer) & participant_ids(entry))
+
+
+def find_visible(code, viewer):
+    """The entry if it exists and `viewer` may see it; None otherwise (the same for both)."""
+    entry = find(code)
+    return entry if can_view(entry, viewer) else None
+
+
+# ------------------------------------------------------------------------------ listing
+
+
+def search(character=None, private_only=False, room=None, kinds=None, query=None):
+    """Entries, newest first: by or for `character`, only private ones, only in `room`."""
+    query = RollEntry.objects.all() if query is None else query
+    if character is not None:
+        query = query.filter(Q(character=character) | Q(subject=character))
+    if private_only:
+        query = query.filter(private=True)
+    if room is not None:
+        query = query.filter(room=room)
+    if kinds:
+        query = query.filter(kind__in=list(kinds))
+    return query.order_by("-created", "-id")
+
+
+def search_names(name):
+    """
+    (entries by or for a character called `name`, the name as stored), or None: for
+    characters that were renamed or no longer exist.
+    """
+    name = " ".join(str(name).split())
+    if not name:
+        return None
+    query = RollEntry.objects.filter(Q(character_name__iexact=name) | Q(subject_name__iexact=name))
+    first = query.first()
+    if first is None:
+        return None
+    label = first.character_name if first.character_name.lower() == name.lower() else first.subject_name
+    return query.order_by("-created", "-id"), label
+
+
+def page(query, number, size=PAGE_SIZE):
+    """(entries on page `number` (1-based), total count, number of pages)."""
+    total = query.count()
+    pages = max(1, -(-total // size))
+    number = min(max(1, number), pages)
+    start = (number - 1) * size
+    return list(query[start:start + size]), total, pages
+
+
+def rooms_been_in(character_ids):
+    """Rooms where one of these characters rolled, was rolled for, or was shown a roll."""
+    ids = list(character_ids)
+    if not ids:
+        return RollEntry.objects.none().values_list("room_id", flat=True)
+    return (
+        RollEntry.objects.filter(
+            Q(character_id__in=ids) | Q(subject_id__in=ids) | Q(receivers__id__in=ids),
+            room__isnull=False,
+        )
+        .values_list("room_id", flat=True)
+        .distinct()
+    )
+
+
+def visible_to_account(account):
+    """Everything for staff; for a player, see the module docstring ("rooms they were in")."""
+    if account is None or not getattr(account, "is_authenticated", True):
+        return RollEntry.objects.none()
+    if is_staff(account) or getattr(account, "is_staff", False):
+        return RollEntry.objects.all()
+    ids = own_character_ids(account)
+    took_part = Q(account_id=account.id)
+    if ids:
+        took_part |= Q(character_id__in=ids) | Q(subject_id__in=ids) | Q(receivers__id__in=ids)
+    public_there = Q(private=False, room_id__in=rooms_been_in(ids))
+    # A subquery of ids: the receivers join can repeat an entry, and the outer query stays
+    # free to be filtered, ordered and paged.
+    entry_ids = RollEntry.objects.filter(took_part | public_there).values_list("id", flat=True)
+    return RollEntry.objects.filter(id__in=entry_ids)

@@ -1,0 +1,11 @@
+"""The roll log's web page: /rolls/ (included from game/web/urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "rolllog"
+
+urlpatterns = [
+    path("", views.roll_list, name="index"),
+]
