@@ -22,10 +22,12 @@ class DiceCmdSet(CmdSet):
     key = "DiceCmdSet"
 
     def at_cmdset_creation(self):
-        for command in (CmdSheet, CmdStat, CmdApprove, CmdRoll, CmdCheck, CmdOdds):
-            self.add(command())
-        self.add(CmdRolls())
-        for command in (CmdContest, CmdTeamwork, CmdRouse, CmdHunger, CmdWillpower, CmdRemorse, CmdFrenzy):
+        for command in (
+            CmdSheet, CmdStat, CmdApprove,  # the sheet
+            CmdRoll, CmdCheck, CmdContest, CmdTeamwork, CmdWillpower,  # rolls
+            CmdRouse, CmdHunger, CmdRemorse, CmdFrenzy,  # the Beast and the Blood
+            CmdOdds, CmdRolls,  # odds and the record
+        ):
             self.add(command())
 
 

@@ -74,6 +74,21 @@ def split_shared(text):
     return (head.rstrip() + " " + tail.strip()).strip(), names
 
 
+def willpower_at_once(caller, result, rng, difficulty_given):
+    """
+    The seed's `/willpower` ending: reroll the `failures` choice right after the roll.
+
+    Returns:
+        (the roll before, or None when nothing was rerolled; the roll now; the line to show)
+    """
+    picks = v5.choose_failures(result)
+    if not picks:
+        return None, result, "  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent."
+    caller.spend_willpower()
+    rerolled = v5.reroll(result, picks, rng=rng)
+    return result, rerolled, format_reroll(result, rerolled, "failures", difficulty_given)
+
+
 # ---------------------------------------------------------------- extended rolls (RULES.md §1)
 
 EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
@@ -198,13 +213,8 @@ def extended_roll(cmd):
     lines = [format_roll(caller.key, pool, result, False, comment, private_to=private_to, title=title)]
     initial = None
     if willpower:
-        picks = v5.choose_failures(result)
-        if picks:
-            caller.spend_willpower()
-            initial, result = result, v5.reroll(result, picks, rng=rng)
-            lines.append(format_reroll(initial, result, "failures", False))
-        else:
-            lines.append("  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent.")
+        initial, result, line = willpower_at_once(caller, result, rng, False)
+        lines.append(line)
     state = v5_extended.add_roll(state, result)
     data = save_extended(caller, state, data)
     lines.append(extended_progress(state, result))
@@ -336,13 +346,8 @@ class CmdRoll(DiceCommand):
                            private_to=private_to, title=self.verb)
         initial = None
         if willpower:
-            picks = v5.choose_failures(result)
-            if picks:
-                caller.spend_willpower()
-                initial, result = result, v5.reroll(result, picks, rng=rng)
-                text += "\n" + format_reroll(initial, result, "failures", given)
-            else:
-                text += "\n  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent."
+            initial, result, line = willpower_at_once(caller, result, rng, given)
+            text += "\n" + line
         record = {
             "kind": self.key.lstrip("+"),
             "command": self.raw_string.strip(),

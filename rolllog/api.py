@@ -256,14 +256,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
     entry = RollEntry(
         kind=str(record.get("kind") or "roll")[:32],
         parent=_resolve_parent(record.get("parent")),
-        character=caller if getattr(caller, "id", None) else None,
-        character_name=_name(caller)[:255],
-        account=account if getattr(account, "id", None) else None,
-        account_name=(getattr(account, "username", "") or "")[:255],
-        subject=subject if getattr(subject, "id", None) else None,
-        subject_name=_name(subject)[:255] if subject is not None else "",
-        room=room if getattr(room, "id", None) else None,
-        room_name=_name(room)[:255] if room is not None else "",
+        **_people_and_place(caller, account, subject, room),
         system=str(record.get("system") or getattr(settings, "DICE_SYSTEM", "v5"))[:16],
         command=str(record.get("command") or ""),
         comment=str(record.get("comment") or ""),
@@ -281,6 +274,20 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         details=details,
     )
     return _save_with_code(entry, text, listeners)
+
+
+def _people_and_place(character, account, subject, room):
+    """The entry's who and where: links to what exists, and names copied (they may change)."""
+    return {
+        "character": character if getattr(character, "id", None) else None,
+        "character_name": _name(character)[:255],
+        "account": account if getattr(account, "id", None) else None,
+        "account_name": (getattr(account, "username", "") or "")[:255],
+        "subject": subject if getattr(subject, "id", None) else None,
+        "subject_name": _name(subject)[:255] if subject is not None else "",
+        "room": room if getattr(room, "id", None) else None,
+        "room_name": _name(room)[:255] if room is not None else "",
+    }
 
 
 def record_action(actor, subject, kind, description, command="", private=True, receivers=(),
@@ -314,14 +321,7 @@ def record_action(actor, subject, kind, description, command="", private=True, r
         kind=str(kind or "action")[:32],
         action=True,
         parent=_resolve_parent(parent),
-        character=actor if getattr(actor, "id", None) else None,
-        character_name=_name(actor)[:255],
-        account=account if getattr(account, "id", None) else None,
-        account_name=(getattr(account, "username", "") or "")[:255],
-        subject=subject if getattr(subject, "id", None) else None,
-        subject_name=_name(subject)[:255] if subject is not None else "",
-        room=room if getattr(room, "id", None) else None,
-        room_name=_name(room)[:255] if room is not None else "",
+        **_people_and_place(actor, account, subject, room),
         system=str(getattr(settings, "DICE_SYSTEM", "v5"))[:16],
         command=str(command or ""),
         summary=_plain(description)[:255],

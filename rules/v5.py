@@ -50,30 +50,11 @@ OUTCOME_LABELS = {
 }
 
 
-@dataclass(frozen=True)
-class V5Result:
-    """The evaluation of one V5 roll. Faces are kept so the roll can be shown and rerolled."""
-
-    regular: tuple
-    hunger: tuple
-    difficulty: int
-    successes: int
-    win: bool
-    margin: int
-    critical: bool
-    messy_critical: bool
-    bestial_failure: bool
-    total_failure: bool
-    bestial_rule: str = "official"
-    rerolled: tuple = ()  # indexes into `regular` rerolled by Willpower
-
-    @property
-    def pool(self):
-        return len(self.regular) + len(self.hunger)
-
-    @property
-    def tens(self):
-        return self.regular.count(10) + self.hunger.count(10)
+class Outcome:
+    """
+    The outcome words of anything scored like a V5 roll (a roll, a teamwork roll): needs the
+    fields win, margin, critical, messy_critical, bestial_failure and total_failure.
+    """
 
     @property
     def outcome(self):
@@ -99,6 +80,31 @@ class V5Result:
         """The margin's label on a win ("bare/solid/exceptional success"), else None."""
         return OUTCOME_LABELS[margin_grade(self.margin)] if self.win else None
 
+
+@dataclass(frozen=True)
+class V5Result(Outcome):
+    """The evaluation of one V5 roll. Faces are kept so the roll can be shown and rerolled."""
+
+    regular: tuple
+    hunger: tuple
+    difficulty: int
+    successes: int
+    win: bool
+    margin: int
+    critical: bool
+    messy_critical: bool
+    bestial_failure: bool
+    total_failure: bool
+    bestial_rule: str = "official"
+    rerolled: tuple = ()  # indexes into `regular` rerolled by Willpower
+
+    @property
+    def pool(self):
+        return len(self.regular) + len(self.hunger)
+
+    @property
+    def tens(self):
+        return self.regular.count(10) + self.hunger.count(10)
 
 def margin_grade(margin):
     """'bare' for 0, 'solid' for 1-2, 'exceptional' for 3+ (only meaningful on a win)."""

@@ -109,7 +109,7 @@ def replace_side(contest, side, result):
 
 
 @dataclass(frozen=True)
-class TeamworkResult:
+class TeamworkResult(v5.Outcome):
     """A teamwork roll: the leader's dice, each helper's, and the team's outcome."""
 
     leader: v5.V5Result
@@ -127,29 +127,6 @@ class TeamworkResult:
     def participants(self):
         """Leader first, then the helpers (the index used by `replace_participant`)."""
         return (self.leader,) + self.helpers
-
-    @property
-    def outcome(self):
-        """The key of the most notable thing about the team's roll (rules.v5.OUTCOME_LABELS)."""
-        if self.win:
-            if self.messy_critical:
-                return "messy_critical"
-            if self.critical:
-                return "critical"
-            return v5.margin_grade(self.margin)
-        if self.bestial_failure:
-            return "bestial_failure"
-        if self.total_failure:
-            return "total_failure"
-        return "failure"
-
-    @property
-    def outcome_label(self):
-        return v5.OUTCOME_LABELS[self.outcome]
-
-    @property
-    def margin_label(self):
-        return v5.OUTCOME_LABELS[v5.margin_grade(self.margin)] if self.win else None
 
 
 def score_teamwork(leader, helpers, difficulty):
