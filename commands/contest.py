@@ -92,7 +92,7 @@ def side_tag(result):
 def side_lines(name, pool, result):
     noun = "success" if result.successes == 1 else "successes"
     return [
-        f"  {escape(name)}: {format_pool(pool, result.pool, len(result.hunger), 0, difficulty_given=False)}",
+        f"  {escape(name)}: {format_pool(pool, result.pool, result.hunger_level, 0, difficulty_given=False)}",
         f"    {format_faces(result)}  =>  {result.successes} {noun}{side_tag(result)}",
     ]
 

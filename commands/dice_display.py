@@ -87,14 +87,14 @@ def format_outcome(result, difficulty_given=True):
     return text
 
 
-def format_pool(pool, dice, hunger_dice, difficulty, difficulty_given=True):
+def format_pool(pool, dice, hunger, difficulty, difficulty_given=True):
     """`Dexterity 3 + Stealth 2 = 5 dice, Hunger 2, vs 3`."""
     text = escape(pool.describe()) if pool is not None else str(dice)
     if pool is None or len(pool.parts) > 1 or pool.parts[0].trait or pool.total < 1:
         text += f" ({dice} {'die' if dice == 1 else 'dice'})"
     else:
         text += " die" if dice == 1 else " dice"
-    text += f", Hunger {hunger_dice}"
+    text += f", Hunger {hunger}"
     if difficulty_given:
         text += f", vs {difficulty}"
     return text
@@ -115,7 +115,7 @@ def format_roll(name, pool, result, difficulty_given=True, comment="", private_t
     """
     prefix = PREFIX if private_to is None else PRIVATE_PREFIX
     header = f"{prefix} {escape(name)} {title} " + format_pool(
-        pool, result.pool, len(result.hunger), result.difficulty, difficulty_given
+        pool, result.pool, result.hunger_level, result.difficulty, difficulty_given
     )
     if comment:
         header += f" # {escape(comment, MAX_COMMENT)}"

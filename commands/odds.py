@@ -120,7 +120,7 @@ class CmdOdds(DiceCommand):
             hunger = caller.hunger if hasattr(caller, "hunger") else 0
         given = difficulty is not None
         chances = v5_odds.odds(pool.dice, hunger, difficulty if given else 1, bestial_rule=bestial_rule())
-        header = "|w[Odds]|n " + format_pool(pool, pool.dice, min(hunger, pool.dice), difficulty, given)
+        header = "|w[Odds]|n " + format_pool(pool, pool.dice, hunger, difficulty, given)
         self.msg(header + "\n" + format_odds(chances))
 
     def reroll_advice(self):

@@ -230,7 +230,7 @@ def extended_roll(cmd):
                     "complete": state.complete},
     }
     receivers = announce(caller, "\n".join(lines), private=private, record=record)
-    summary = f"extended roll {state.rolls} of " + format_pool(pool, result.pool, len(result.hunger), 1, False)
+    summary = f"extended roll {state.rolls} of " + format_pool(pool, result.pool, result.hunger_level, 1, False)
     remember_roll(caller, ExtendedLastRoll(
         caller, data["run"], state.rolls, result=result, summary=summary, difficulty_given=False, private=private,
         record=record, entry=getattr(receivers, "entry", None),
@@ -359,7 +359,7 @@ class CmdRoll(DiceCommand):
         }
         receivers = announce(caller, text, private=private, shared_with=shared, record=record)
         remember_roll(caller, LastRoll(
-            result=result, summary=format_pool(pool, result.pool, len(result.hunger), result.difficulty, given),
+            result=result, summary=format_pool(pool, result.pool, result.hunger_level, result.difficulty, given),
             difficulty_given=given, private=private, record=record, entry=getattr(receivers, "entry", None),
             receivers=receivers if receivers is not None else audience(caller, private, shared)))
 

@@ -52,7 +52,7 @@ def describe_pool(pool):
 def participant_lines(name, role, pool, result):
     noun = "success" if result.successes == 1 else "successes"
     return [
-        f"  {escape(name)} {role}: {format_pool(pool, result.pool, len(result.hunger), 0, difficulty_given=False)}",
+        f"  {escape(name)} {role}: {format_pool(pool, result.pool, result.hunger_level, 0, difficulty_given=False)}",
         f"    {format_faces(result)}  =>  {result.successes} {noun}",
     ]
 

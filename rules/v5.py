@@ -97,6 +97,12 @@ class V5Result(Outcome):
     total_failure: bool
     bestial_rule: str = "official"
     rerolled: tuple = ()  # indexes into `regular` rerolled by Willpower
+    hunger_rating: int | None = None  # the roller's Hunger when rolled (None: faces given)
+
+    @property
+    def hunger_level(self):
+        """The roller's Hunger: more than the Hunger dice when the pool was smaller."""
+        return len(self.hunger) if self.hunger_rating is None else self.hunger_rating
 
     @property
     def pool(self):
@@ -215,7 +221,14 @@ def roll(pool, hunger, difficulty, rng=None, bestial_rule="official"):
     regular_count, hunger_count = split_pool(pool, hunger)
     check_difficulty(difficulty)
     faces = roll_faces(regular_count + hunger_count, rng)
-    return evaluate(faces[:regular_count], faces[regular_count:], difficulty, bestial_rule)
+    result = evaluate(faces[:regular_count], faces[regular_count:], difficulty, bestial_rule)
+    return replace(result, hunger_rating=hunger)
+
+
+def rescore(result, difficulty):
+    """The same dice judged against another difficulty (a contest, a team's total)."""
+    fresh = evaluate(result.regular, result.hunger, difficulty, result.bestial_rule)
+    return replace(fresh, rerolled=result.rerolled, hunger_rating=result.hunger_rating)
 
 
 # ---------------------------------------------------------------- willpower rerolls
@@ -319,7 +332,7 @@ def apply_reroll(result, indexes, new_faces):
     for i, face in zip(indexes, new_faces):
         regular[i] = face
     fresh = evaluate(regular, result.hunger, result.difficulty, result.bestial_rule)
-    return replace(fresh, rerolled=tuple(sorted(indexes)))
+    return replace(fresh, rerolled=tuple(sorted(indexes)), hunger_rating=result.hunger_rating)
 
 
 def reroll(result, indexes, rng=None):

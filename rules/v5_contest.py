@@ -34,11 +34,6 @@ ATTACKER, DEFENDER = "attacker", "defender"
 MAX_HELPERS = 10
 
 
-def _needing(result, difficulty):
-    """`result`'s faces evaluated again against `difficulty`, keeping its reroll marks."""
-    fresh = v5.evaluate(result.regular, result.hunger, difficulty, result.bestial_rule)
-    return replace(fresh, rerolled=result.rerolled)
-
 
 # ---------------------------------------------------------------- contest
 
@@ -67,8 +62,8 @@ def score_contest(attacker, defender):
         ContestResult, with each side evaluated against what it needs to win.
     """
     a, d = attacker.successes, defender.successes
-    attacker = _needing(attacker, d + 1)
-    defender = _needing(defender, a)
+    attacker = v5.rescore(attacker, d + 1)
+    defender = v5.rescore(defender, a)
     return ContestResult(
         attacker=attacker,
         defender=defender,
@@ -143,7 +138,7 @@ def score_teamwork(leader, helpers, difficulty):
     everyone = (leader,) + helpers
     total = sum(result.successes for result in everyone)
     scored = tuple(
-        _needing(result, max(0, difficulty - (total - result.successes))) for result in everyone
+        v5.rescore(result, max(0, difficulty - (total - result.successes))) for result in everyone
     )
     leader = scored[0]  # its win, critical, messy and bestial flags are the team's
     return TeamworkResult(

@@ -68,7 +68,7 @@ class TestRoll(RollTestBase):
 
     def test_pool_never_below_one_die(self):
         self.roll("dex-10 vs 1", [6],
-                  "[Roll] Char rolls Dexterity 3 - 10 = -7 (rolled as 1) (1 die), Hunger 1, vs 1")
+                  "[Roll] Char rolls Dexterity 3 - 10 = -7 (rolled as 1) (1 die), Hunger 2, vs 1")
 
     def test_willpower_suffix_rerolls_failures_and_spends(self):
         self.char1.set_trait("hunger", 1)

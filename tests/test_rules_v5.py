@@ -331,3 +331,13 @@ def test_rules_import_no_django_or_evennia():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_rollers_hunger_is_kept_through_rerolls_and_rescoring():
+    # A 2-die pool at Hunger 4: both dice are Hunger dice, but the roller's Hunger is 4.
+    result = v5.roll(2, 4, 1, rng=FixedFaces([6, 1]))
+    assert result.hunger == (6, 1) and result.hunger_level == 4
+    assert v5.rescore(result, 3).hunger_level == 4
+    assert v5.evaluate([6], [1, 2], 1).hunger_level == 2  # faces given: the Hunger dice count
+    mixed = v5.roll(4, 1, 2, rng=FixedFaces([1, 2, 7, 3]))
+    assert v5.reroll(mixed, (0,), rng=FixedFaces([9])).hunger_level == 1
