@@ -278,12 +278,10 @@ class CmdHunger(DiceCommand):
         if self.rhs is None:
             raise DiceError("Say by how much: +hunger/slake <character>=<amount>.")
         target, amount = self._target_and_number("amount")
-        if amount < 1:
-            raise DiceError("Slake Hunger by 1 or more.")
         old = target.hunger
         if old == 0:
             raise DiceError(f"{escape(target.key)}'s Hunger is already 0.")
-        new = max(0, old - amount)
+        new = v5_rouse.slake(old, amount)
         target.set_trait("hunger", new)
         note = "; it cannot go below 0" if old - amount < 0 else ""
         self._record(target, "slake", f"Hunger slaked by {amount}: {old} -> {new}")

@@ -173,3 +173,18 @@ def roll(hunger, count=1, blood_potency=0, level=None, rng=None):
     """Make Rouse checks with dice drawn from `rng` (the default source when None)."""
     _checked(hunger, count, blood_potency, level)
     return _run(lambda: roll_faces(1, rng)[0], hunger, count, blood_potency, level)
+
+
+def slake(hunger, amount):
+    """
+    Hunger after feeding slakes `amount`: it never goes below 0.
+
+    Raises:
+        DiceError: an amount under 1, or Hunger already 0 (nothing to slake).
+    """
+    v5.check_hunger(hunger)
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+        raise DiceError("Slake Hunger by 1 or more.")
+    if hunger == 0:
+        raise DiceError("Hunger is already 0.")
+    return max(0, hunger - amount)

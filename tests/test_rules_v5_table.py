@@ -459,3 +459,13 @@ def test_new_rules_import_no_django_or_evennia():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_slake_never_below_zero():
+    from rules import v5_rouse
+
+    assert v5_rouse.slake(4, 2) == 2
+    assert v5_rouse.slake(2, 5) == 0
+    for hunger, amount in ((0, 1), (3, 0), (6, 1)):
+        with pytest.raises(DiceError):
+            v5_rouse.slake(hunger, amount)
