@@ -28,7 +28,7 @@ class DiceCommand(MuxCommand):
         # `/private` must not make a roll public, so an unknown switch refuses the command.
         self.bad_switch = None
         raw = self.args
-        if raw and raw[0] == "/" and self.switch_options:
+        if raw and raw[0] == "/":
             given = raw[1:].split(None, 1)[0] if raw[1:].strip() else ""
             for element in filter(None, given.lower().split("/")):
                 exact = [opt for opt in self.switch_options if opt == element]
@@ -46,7 +46,8 @@ class DiceCommand(MuxCommand):
     def func(self):
         if self.bad_switch is not None:
             known = ", ".join(f"/{opt}" for opt in self.switch_options)
-            self.refuse(f"Unknown switch /{self.bad_switch} (this command knows {known}).")
+            knows = f"this command knows {known}" if known else "this command has no switches"
+            self.refuse(f"Unknown switch /{self.bad_switch} ({knows}).")
             return
         try:
             self.run()
