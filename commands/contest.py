@@ -18,7 +18,8 @@ Two forms:
 
 The room sees both rolls, the winner and the margin; a tie is shown as a tie won by the
 defender (the one challenged). Each side may reroll its own dice once with +willpower; the
-winner is then worked out again and shown.
+winner is then worked out again and shown, with the other side's outcome when the reroll
+changed it (a bestial failure now that it loses, a messy critical that no longer wins).
 """
 
 import re
@@ -80,13 +81,32 @@ def is_number_side(text):
 # ---------------------------------------------------------------- display
 
 
-def side_tag(result):
-    """`: messy critical` and the like for a contest side, from its own flags."""
+def side_key(result):
+    """The most notable flag of a contest side (see v5.OUTCOME_LABELS), or None."""
     for key, flag in (("messy_critical", result.messy_critical), ("critical", result.critical),
                       ("bestial_failure", result.bestial_failure), ("total_failure", result.total_failure)):
         if flag:
-            return f": {OUTCOME_COLOURS[key]}{v5.OUTCOME_LABELS[key]}|n"
-    return ""
+            return key
+    return None
+
+
+def side_tag(result):
+    """`: messy critical` and the like for a contest side, from its own flags."""
+    key = side_key(result)
+    return f": {OUTCOME_COLOURS[key]}{v5.OUTCOME_LABELS[key]}|n" if key else ""
+
+
+def side_change(name, before, after):
+    """
+    The line for the side that was not rerolled when a reroll turned its outcome (it now
+    loses with a Hunger 1, or its messy critical no longer wins); None when nothing changed.
+    """
+    old, new = side_key(before), side_key(after)
+    if old == new:
+        return None
+    noun = "success" if after.successes == 1 else "successes"
+    text = f"  {escape(name)} now: {after.successes} {noun}"
+    return text + (side_tag(after) if new else f": no longer a {v5.OUTCOME_LABELS[old]}")
 
 
 def side_lines(name, pool, result):
@@ -161,9 +181,12 @@ class ContestLastRoll(LastRoll):
         return self.state["contest"].side(self.side)
 
     def apply(self, new):
-        contest = v5_contest.replace_side(self.state["contest"], self.side, new)
+        before = self.state["contest"]
+        contest = v5_contest.replace_side(before, self.side, new)
         self.state["contest"] = contest
-        return [verdict(contest, self.state["attacker"], self.state["defender"])]
+        other = v5_contest.DEFENDER if self.side == v5_contest.ATTACKER else v5_contest.ATTACKER
+        change = side_change(self.state[other], before.side(other), contest.side(other))
+        return ([change] if change else []) + [verdict(contest, self.state["attacker"], self.state["defender"])]
 
     def format_reroll(self, before, after, label):
         return format_reroll_successes(before, after, label, side_tag(after))
@@ -278,7 +301,9 @@ class CmdContest(DiceCommand):
     side always rolls with your own Hunger; only staff roll an NPC on the
     left side with 'hunger <n>'.
 
-    Each side may reroll its own dice once with +willpower afterwards.
+    Each side may reroll its own dice once with +willpower afterwards; the
+    room sees the new winner, and the other side's new outcome when the
+    reroll changed it (a bestial failure once it loses, say).
 
     Examples:
       +contest dex+athletics vs 6 hunger 2 # the chase

@@ -160,7 +160,15 @@ def extended_roll(cmd):
     """
     caller = cmd.caller
     switches = set(cmd.switches)
-    state, data = stored_extended(caller)
+    try:
+        state, data = stored_extended(caller)
+    except DiceError:
+        if switches != {"stop"} or cmd.args.strip():
+            raise
+        # The refusal says "stop it and start again": a damaged state must still be dropped.
+        caller.attributes.remove(EXTENDED_KEY, category=DICE_CATEGORY)
+        caller.msg("You stop your damaged extended roll.")
+        return
     if "status" in switches or "stop" in switches:
         if "status" in switches and "stop" in switches:
             raise DiceError("Use /status or /stop, not both.")

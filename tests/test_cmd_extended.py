@@ -56,6 +56,14 @@ class TestExtended(TableTest):
         self.refused(CmdRoll, "/status", "You have no extended roll.")
         self.refused(CmdRoll, "/stop", "You have no extended roll.")
 
+    def test_a_damaged_stored_extended_roll_can_be_stopped(self):
+        # The refusal says to stop it: /stop must then work, and a new one can start.
+        self.char1.attributes.add("extended_roll", {"state": {"pool": "dex"}}, category="dice")
+        self.refused(CmdRoll, "/extended", "The stored extended roll is damaged; stop it and start again.")
+        self.do(CmdRoll, "/stop", [], "You stop your damaged extended roll.")
+        self.assertIsNone(self.state())
+        self.do(CmdRoll, "/extended dex vs 5", [6, 7, 8], "[Roll] Char starts an extended roll toward 5 (roll 1)")
+
     def test_private_extended_roll(self):
         self.do(CmdRoll, "/extended/private dex vs 5", [6, 7, 8], {
             self.char1: "[Private roll] Char starts an extended roll toward 5 (roll 1)", self.char2: ""})

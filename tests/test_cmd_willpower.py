@@ -162,6 +162,34 @@ class TestWillpowerOnContestsAndTeams(TableTest):
                 "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n  => Char wins by 2 (6 to 4).")
         self.refused(CmdWillpower, "", "Your last roll has already been rerolled", caller=self.char2)
 
+    def challenge_answered(self, faces):
+        from unittest import mock
+
+        from commands import contest as contest_module
+
+        with mock.patch.object(contest_module, "delay"):
+            self.do(CmdContest, "dex+athletics vs Char2", [])
+        self.do(CmdContest, "/answer com+res", faces, caller=self.char2)
+
+    def test_a_reroll_that_turns_the_contest_reports_the_other_sides_bestial_failure(self):
+        # Char: 6 7 8 + Hunger 1 2 = 3, wins against Char2's 1 (no bestial failure: Char won).
+        self.challenge_answered([6, 7, 8, 1, 2, 6, 2, 2, 2, 3])
+        # Char2's reroll wins the contest: Char now loses with a Hunger 1, a bestial failure.
+        self.do(CmdWillpower, "", [6, 6, 6], "[Roll] Char2 spends Willpower to reroll: their dice in the "
+                "contest with Char\n  Willpower (failures): rerolled 2 2 2 -> 6 6 6\n"
+                "  Dice: 6 6 6 6  Hunger: 3  =>  4 successes\n"
+                "  Char now: 3 successes: bestial failure\n"
+                "  => Char2 wins by 1 (4 to 3).", caller=self.char2)
+
+    def test_a_reroll_that_turns_the_contest_voids_the_other_sides_messy_critical(self):
+        # Char: 10 6 2 + Hunger 10 3 = 5, a messy critical win against Char2's 1.
+        self.challenge_answered([10, 6, 2, 10, 3, 6, 2, 2, 2, 3])
+        self.do(CmdWillpower, "", [10, 10, 6], "[Roll] Char2 spends Willpower to reroll: their dice in the "
+                "contest with Char\n  Willpower (failures): rerolled 2 2 2 -> 10 10 6\n"
+                "  Dice: 6 10 10 6  Hunger: 3  =>  6 successes: critical success\n"
+                "  Char now: 5 successes: no longer a messy critical\n"
+                "  => Char2 wins by 1 (6 to 5).", caller=self.char2)
+
     def test_npc_contest_rolled_by_staff_is_not_rerolled(self):
         self.do(CmdContest, "2 hunger 0 vs 2", [1, 2, 3, 4])
         self.refused(CmdWillpower, "", "That contest was an NPC's roll")
