@@ -33,7 +33,7 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, bestial_rule, find_character, is_staff
+from .dice_base import DiceCommand, announce, bestial_rule, find_character, is_staff, whole_number
 from .dice_display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
 from .willpower import LastRoll, NotRerollable, audience, format_reroll_successes, remember_roll
 
@@ -63,13 +63,12 @@ def split_hunger(text):
     found = _HUNGER.match(text.strip())
     if not found:
         return text.strip(), None
-    typed = found.group("value")
-    if not typed.isdigit():
-        raise DiceError(f"Hunger must be a whole number from 0 to {v5.MAX_HUNGER}, not '{escape(typed)}'.")
+    hunger = whole_number(found.group("value"), f"Hunger must be a whole number from 0 to {v5.MAX_HUNGER}",
+                          v5.check_hunger)
     pool = found.group("pool").strip()
     if not pool:
         raise DiceError("Say how many dice before 'hunger'.")
-    return pool, v5.check_hunger(int(typed[:3]))
+    return pool, hunger
 
 
 def is_number_side(text):

@@ -6,11 +6,15 @@ Commands stay thin: they parse, fetch traits, call `rules`, format (`commands.di
 and send. No dice logic lives here.
 """
 
+import re
+
 from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
 
 from rules.errors import DiceError
 from rules.systems import get_system
+
+from .dice_display import escape as _escape
 
 HELP_CATEGORY = "Dice"
 STAFF_LOCK = "perm(Builder)"
@@ -61,6 +65,29 @@ class DiceCommand(MuxCommand):
 
     def run(self):
         raise NotImplementedError
+
+
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def whole_number(typed, message, check=None, signed=False):
+    """
+    A number the player typed: ASCII digits only (`str.isdigit` also takes '²', which `int`
+    refuses), any length (a huge one is just out of range for `check`).
+
+    Args:
+        typed (str): what was typed.
+        message (str): the refusal, completed with ", not '<typed>'.".
+        check (callable, optional): a rules range check that returns the value or raises.
+        signed (bool): whether a leading '-' is allowed.
+    """
+    typed = typed.strip()
+    if not _WHOLE_NUMBER.fullmatch(typed) or (typed.startswith("-") and not signed):
+        raise DiceError(f"{message}, not '{_escape(typed)}'.")
+    digits = typed.lstrip("-")
+    value = int(digits) if len(digits) <= 12 else 10**12
+    value = -value if typed.startswith("-") else value
+    return check(value) if check else value
 
 
 def is_staff(obj):

@@ -13,7 +13,7 @@ from rules import v5, v5_humanity
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff, record_action
+from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, whole_number
 from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
@@ -159,10 +159,8 @@ class CmdFrenzy(DiceCommand):
         who, typed = parsed.group("who"), parsed.group("difficulty")
         difficulty = None
         if typed is not None:
-            typed = typed.strip()
-            if not typed.isdigit():
-                raise DiceError(f"The difficulty must be a whole number of successes, not '{escape(typed)}'.")
-            difficulty = v5.check_difficulty(int(typed[:4]))
+            difficulty = whole_number(typed, "The difficulty must be a whole number of successes",
+                                      v5.check_difficulty)
         target = _target(self, who, "frenzy tests")
         willpower, humanity = target.willpower_left, target.trait("humanity")
         result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng())

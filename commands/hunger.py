@@ -12,7 +12,7 @@ from rules import v5, v5_rouse
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff, record_action
+from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, whole_number
 from .dice_display import escape
 from .willpower import NotRerollable, remember_roll
 
@@ -38,18 +38,15 @@ def parse_rouse(text):
     level = None
     found = _FOR.search(text)
     if found:
-        typed = found.group("level")
-        if not typed.isdigit():
-            raise DiceError(f"The power's level must be a whole number from 1 to {v5_rouse.MAX_POWER_LEVEL}, "
-                            f"not '{escape(typed)}'.")
-        level = v5_rouse.check_level(int(typed[:3]))
+        level = whole_number(found.group("level"), "The power's level must be a whole number from 1 to "
+                             f"{v5_rouse.MAX_POWER_LEVEL}", v5_rouse.check_level)
         text = text[: found.start()].strip()
     elif re.match(r"^for$|^for\s|\sfor$", text, re.IGNORECASE):
         raise DiceError("Say the power's level after 'for'.")
     count = 1
     if text:
-        if text.isdigit():
-            count = v5_rouse.check_count(int(text[:3]))
+        if text.isascii() and text.isdigit():
+            count = whole_number(text, "The number of Rouse checks must be a whole number", v5_rouse.check_count)
         elif who is None:
             who = text
         else:
@@ -245,13 +242,11 @@ class CmdHunger(DiceCommand):
     def _target_and_number(self, what):
         if not self.lhs.strip():
             raise DiceError("Name the character before '='.")
-        typed = (self.rhs or "").strip()
-        if not typed.isdigit() or len(typed) > 3:
-            raise DiceError(f"The {what} must be a whole number, not '{escape(typed)}'.")
+        value = whole_number(self.rhs or "", f"The {what} must be a whole number")
         target = find_character(self.caller, self.lhs)
         if not hasattr(target, "set_trait"):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
-        return target, int(typed)
+        return target, value
 
     def _record(self, target, kind, description):
         record_action(self.caller, target, kind, description, command=self.raw_string.strip(),

@@ -12,7 +12,7 @@ from rules import v5, v5_odds
 from rules.errors import DiceError
 from rules.pools import build_pool
 
-from .dice_base import DiceCommand, bestial_rule
+from .dice_base import DiceCommand, bestial_rule, whole_number
 from .dice_display import escape, format_faces, format_pool
 from .rolls import split_roll_args
 
@@ -47,10 +47,7 @@ def split_hunger(text):
     found = _HUNGER.search(text)
     if not found:
         return text, None
-    typed = found.group("value")
-    if not typed.isdigit():
-        raise DiceError(f"Hunger must be a number from 0 to 5, not '{escape(typed)}'.")
-    hunger = v5.check_hunger(int(typed[:2]))
+    hunger = whole_number(found.group("value"), "Hunger must be a number from 0 to 5", v5.check_hunger)
     return (text[: found.start()] + " " + text[found.end():]).strip(), hunger
 
 

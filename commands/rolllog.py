@@ -7,7 +7,7 @@ queries and the rules of who may see what are in `rolllog.api`, the look in `rol
 
 from rules.errors import DiceError
 
-from .dice_base import DiceCommand, find_character, is_staff
+from .dice_base import DiceCommand, find_character, is_staff, whole_number
 from .dice_display import escape
 
 
@@ -71,10 +71,9 @@ class CmdRolls(DiceCommand):
         staff = is_staff(caller)
         name, number = self.lhs.strip(), 1
         if self.rhs is not None:
-            typed = self.rhs.strip()
-            if not typed.isdigit() or int(typed) < 1:
-                raise DiceError(f"The page must be a whole number from 1, not '{typed}'.")
-            number = int(typed[:6])
+            number = whole_number(self.rhs, "The page must be a whole number from 1")
+            if number < 1:
+                raise DiceError(f"The page must be a whole number from 1, not '{number}'.")
         mine = "mine" in self.switches or not staff
         if name and mine:
             if not staff:

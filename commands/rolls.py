@@ -13,7 +13,7 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, bestial_rule, dice_system, find_character
+from .dice_base import DiceCommand, announce, bestial_rule, dice_system, find_character, whole_number
 from .dice_display import escape, format_pool, format_reroll, format_roll
 from .willpower import LastRoll, audience, remember_roll
 
@@ -43,10 +43,9 @@ def split_roll_args(text):
     difficulty = None
     match = _VS.match(text)
     if match:
-        text, typed = match.group("pool").strip(), match.group("difficulty").strip()
-        if not typed.isdigit():
-            raise DiceError(f"The difficulty must be a whole number of successes, not '{typed}'.")
-        difficulty = v5.check_difficulty(int(typed[:4]))
+        text = match.group("pool").strip()
+        difficulty = whole_number(match.group("difficulty"), "The difficulty must be a whole number of successes",
+                                  v5.check_difficulty)
     elif _VS_ONLY.match(text):
         raise DiceError("Say what to roll before 'vs'.")
     return text, difficulty, willpower, comment

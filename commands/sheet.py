@@ -9,7 +9,7 @@ from rules import v5_sheet
 from rules.errors import DiceError
 from rules.pools import match_name
 
-from .dice_base import DiceCommand, find_character, is_staff
+from .dice_base import DiceCommand, find_character, is_staff, whole_number
 from .dice_display import escape
 
 WIDTH = 78
@@ -158,14 +158,12 @@ class CmdStat(DiceCommand):
         trait = v5_sheet.match_settable(trait_text)
         if trait == "hunger" and not staff:
             raise DiceError("Only staff set Hunger; it changes through Rouse checks and feeding.")
-        typed = self.rhs.strip()
-        if not typed.lstrip("-").isdigit() or len(typed) > 3:
-            raise DiceError(f"The value must be a whole number, not '{escape(typed)}'.")
-        old = target.set_trait(trait, int(typed))
+        value = whole_number(self.rhs, "The value must be a whole number", signed=True)
+        old = target.set_trait(trait, value)
         whose = "Your" if target == caller else f"{escape(target.key)}'s"
-        self.msg(f"{whose} {trait.title()} is now {int(typed)} (was {old}).")
+        self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
         if target != caller:
-            target.msg(f"{escape(caller.key)} set your {trait.title()} to {int(typed)} (was {old}).")
+            target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
 
     def _specialty(self, target, skill_text, name):
         if not skill_text.strip():

@@ -29,7 +29,7 @@ MAX_POOL = 50
 MAX_EXPRESSION_LENGTH = 200
 MAX_TERMS = 20
 
-_NUMBER = re.compile(r"\d+")
+_NUMBER = re.compile(r"[0-9]+")
 _NAME = re.compile(r"[A-Za-z][A-Za-z _'.]*")
 _SPECIALTY = re.compile(r"\(([^()]*)\)")
 

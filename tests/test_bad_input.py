@@ -19,6 +19,8 @@ GARBAGE = [
     "dex+stealth vs 3 hunger 9", "5 hunger -1", "5 hunger x", "hunger", "for 0", "for 9",
     "for x", "7 for 2", "-x", "dex vs 3/willpwr", "spec", "spec =x", "spec brawl=", "spec nosuch=x",
     "Nobody vs Nobody", "5 vs nobody", "dex vs Char", "1 2 3 4", "failures crits", "0 0",
+    # Digits that are not ASCII: str.isdigit() takes them, int() refuses '²'.
+    "²", "٣", "dex vs ²", "dex vs ٣", "Char2=²", "Char2=٣", "5 hunger ²", "for ²", "=²", "Char2/dex=²",
 ]
 # Inputs that are real actions for some commands (they roll or change state by design).
 VALID = {
