@@ -15,6 +15,7 @@ from rules.pools import build_pool
 from .dice_base import DiceCommand, bestial_rule, whole_number
 from .dice_display import escape, format_faces, format_pool
 from .rolls import split_roll_args
+from .willpower import rerollable_roll
 
 _HUNGER = re.compile(r"(?:^|\s)hunger\s+(?P<value>\S+)\s*(?=\s|$)", re.IGNORECASE)
 
@@ -121,12 +122,7 @@ class CmdOdds(DiceCommand):
         self.msg(header + "\n" + format_odds(chances))
 
     def reroll_advice(self):
-        last = self.caller.ndb.last_roll
-        if last is None or not getattr(last, "rerollable", False) or last.current() is None:
-            raise DiceError("You have no recent roll that Willpower can reroll.")
-        result = last.current()
-        if result.rerolled:
-            raise DiceError("Your last roll has already been rerolled with Willpower.")
+        _, result = rerollable_roll(self.caller)
         if not result.regular:
             raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
         self.msg(f"|w[Odds]|n Willpower choices for your last roll "

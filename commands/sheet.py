@@ -9,7 +9,7 @@ from rules import v5_sheet
 from rules.errors import DiceError
 from rules.pools import match_name
 
-from .dice_base import DiceCommand, find_character, is_staff, whole_number
+from .dice_base import DiceCommand, find_character, is_staff, record_action, whole_number
 from .dice_display import escape
 
 WIDTH = 78
@@ -160,10 +160,17 @@ class CmdStat(DiceCommand):
             raise DiceError("Only staff set Hunger; it changes through Rouse checks and feeding.")
         value = whole_number(self.rhs, "The value must be a whole number", signed=True)
         old = target.set_trait(trait, value)
+        self._audit(target, "hunger" if trait == "hunger" else "stat",
+                    f"{trait.title()} set to {value} (was {old})")
         whose = "Your" if target == caller else f"{escape(target.key)}'s"
         self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
         if target != caller:
             target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
+
+    def _audit(self, target, kind, description):
+        """Staff changes to someone else's sheet, and every Hunger change, go on the roll log."""
+        if target != self.caller or kind == "hunger":
+            record_action(self.caller, target, kind, description, command=self.raw_string.strip())
 
     def _specialty(self, target, skill_text, name):
         if not skill_text.strip():
@@ -172,9 +179,11 @@ class CmdStat(DiceCommand):
         whose = "your" if target == self.caller else f"{escape(target.key)}'s"
         if "remove" in self.switches:
             removed = target.remove_specialty(skill, name)
+            self._audit(target, "stat", f"Specialty {removed} removed from {skill.title()}")
             self.msg(f"Removed the Specialty {escape(removed)} from {whose} {skill.title()}.")
         else:
             added = target.add_specialty(skill, name)
+            self._audit(target, "stat", f"Specialty {added} added to {skill.title()}")
             self.msg(f"Added the Specialty {escape(added)} to {whose} {skill.title()}.")
 
 

@@ -117,6 +117,28 @@ def remember_roll(caller, last):
     return last
 
 
+def rerollable_roll(caller):
+    """
+    The caller's last roll and its result, if Willpower may still reroll it.
+
+    Raises:
+        DiceError: no recent roll, too old, not rerollable, or already rerolled.
+    """
+    last = caller.ndb.last_roll
+    if not isinstance(last, LastRoll):
+        raise DiceError("You have no recent roll to reroll.")
+    if time.time() - last.time > REROLL_WINDOW:
+        raise DiceError(f"Your last roll was more than {REROLL_WINDOW // 60} minutes ago; "
+                        "Willpower rerolls a roll just made.")
+    if not last.rerollable:
+        raise DiceError(last.reason)
+    last.check()
+    result = last.current()
+    if result.rerolled:
+        raise DiceError("Your last roll has already been rerolled with Willpower (once per roll).")
+    return last, result
+
+
 def parse_choice(text):
     """
     `+willpower` arguments: a strategy name (unique prefix) or dice faces.
@@ -204,18 +226,7 @@ class CmdWillpower(DiceCommand):
         caller = self.caller
         if not hasattr(caller, "spend_willpower"):
             raise DiceError("Only characters with a sheet spend Willpower.")
-        last = caller.ndb.last_roll
-        if not isinstance(last, LastRoll):
-            raise DiceError("You have no recent roll to reroll.")
-        if time.time() - last.time > REROLL_WINDOW:
-            raise DiceError(f"Your last roll was more than {REROLL_WINDOW // 60} minutes ago; "
-                            "Willpower rerolls a roll just made.")
-        if not last.rerollable:
-            raise DiceError(last.reason)
-        last.check()
-        result = last.current()
-        if result.rerolled:
-            raise DiceError("Your last roll has already been rerolled with Willpower (once per roll).")
+        last, result = rerollable_roll(caller)
         label, strategy, faces = parse_choice(self.args)
         if caller.willpower_left < 1:
             raise DiceError("Your Willpower is exhausted: there is no Willpower left to spend.")

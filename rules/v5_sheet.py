@@ -183,7 +183,9 @@ def trait_table(values, specialties):
     rollable = {name: values[name] for name in ALL_ATTRIBUTES + ALL_SKILLS + DISCIPLINES}
     rollable["humanity"] = values["humanity"]
     rollable["blood potency"] = values["blood potency"]
-    rollable["willpower"] = willpower_max(values)
+    # Willpower rolls use the undamaged boxes (as the frenzy test does), not the maximum.
+    rollable["willpower"] = (willpower_max(values) - values["willpower superficial"]
+                             - values["willpower aggravated"])
     return TraitTable(
         values=rollable,
         specialties={skill: tuple(specs) for skill, specs in specialties.items()},

@@ -81,4 +81,15 @@ class TestRerollOdds(EvenniaCommandTest):
         )
 
     def test_no_recent_roll(self):
-        self.call(CmdOdds(), "/reroll", "You have no recent roll that Willpower can reroll.")
+        self.call(CmdOdds(), "/reroll", "You have no recent roll to reroll.")
+
+    def test_not_for_a_roll_too_old_to_reroll(self):
+        from unittest import mock
+
+        from commands.rolls import CmdRoll
+        from rules.randomness import FixedFaces, seeded
+
+        with seeded(FixedFaces([1])):
+            self.call(CmdRoll(), "1 vs 1")
+        with mock.patch("commands.willpower.time.time", return_value=self.char1.ndb.last_roll.time + 601):
+            self.call(CmdOdds(), "/reroll", "Your last roll was more than 10 minutes ago")

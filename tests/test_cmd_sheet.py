@@ -69,3 +69,21 @@ class TestSheet(EvenniaCommandTest):
     def test_others_sheets_are_for_staff(self):
         self.call(CmdSheet(), "Char", "Only staff can see other characters' sheets.", caller=self.char2)
         self.call(CmdSheet(), "Char2", "=")
+
+
+class TestStatAudit(EvenniaCommandTest):
+    def test_staff_changes_to_others_and_hunger_changes_are_logged(self):
+        from rolllog.models import RollEntry
+
+        self.call(CmdStat(), "dex=3", "Your Dexterity is now 3", caller=self.char2)
+        self.assertEqual(RollEntry.objects.count(), 0)  # a player building their own sheet
+        self.call(CmdStat(), "Char2/hunger=4", "Char2's Hunger is now 4 (was 1).")
+        self.call(CmdStat(), "Char2/dex=2", "Char2's Dexterity is now 2 (was 3).")
+        self.call(CmdStat(), "hunger=2", "Your Hunger is now 2 (was 1).")
+        entries = [(e.kind, e.subject_name, e.summary, e.action)
+                   for e in RollEntry.objects.order_by("id")]
+        self.assertEqual(entries, [
+            ("hunger", "Char2", "Hunger set to 4 (was 1)", True),
+            ("stat", "Char2", "Dexterity set to 2 (was 3)", True),
+            ("hunger", "Char", "Hunger set to 2 (was 1)", True),
+        ])

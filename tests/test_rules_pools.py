@@ -127,6 +127,9 @@ def test_damage_fits_the_track():
 def test_derived_maxima_in_pools():
     table = v5_sheet.trait_table({"composure": 3, "resolve": 2, "humanity": 6}, {})
     assert build_pool("willpower", table).total == 5
+    hurt = v5_sheet.trait_table({"composure": 3, "resolve": 2, "willpower superficial": 1,
+                                 "willpower aggravated": 1}, {})
+    assert build_pool("willpower", hurt).total == 3  # the undamaged boxes
     assert build_pool("humanity", table).total == 6
 
 
