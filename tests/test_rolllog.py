@@ -248,6 +248,17 @@ class TestWebPage(LogTestBase):
         mine = self.client.get("/rolls/", {"code": public.code}).content.decode()
         self.assertIn(f'data-code="{public.code}"', mine)
 
+    def test_player_text_is_escaped_on_the_page(self):
+        attack = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+        entry = announce(self.char1, "x", record=self.v5_record(
+            comment=attack, command=f"+roll dex+stealth vs 3 # {attack}")).entry
+        self.login(self.account)
+        page = self.client.get("/rolls/", {"code": entry.code}).content.decode()
+        self.assertIn(f'data-code="{entry.code}"', page)
+        self.assertNotIn("<script>alert", page)
+        self.assertNotIn("<img src=x", page)
+        self.assertIn("&lt;script&gt;alert(", page)
+
     def test_staff_filters_by_code_and_character(self):
         first = announce(self.char1, "x", record=self.v5_record()).entry
         second = announce(self.char2, "x", private=True, record=self.v5_record()).entry
