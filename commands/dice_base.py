@@ -15,6 +15,7 @@ from rules.errors import DiceError
 from rules.systems import get_system
 
 from .dice_display import escape as _escape
+from .dice_display import without_control
 
 HELP_CATEGORY = "Dice"
 STAFF_LOCK = "perm(Builder)"
@@ -31,6 +32,10 @@ class DiceCommand(MuxCommand):
         # MuxCommand only warns about an unknown switch and runs anyway; a typo in
         # `/private` must not make a roll public, so an unknown switch refuses the command.
         self.bad_switch = None
+        # Whatever the client sent, no control character reaches a message, a database query
+        # or the roll log.
+        self.args = without_control(self.args)
+        self.raw_string = without_control(self.raw_string)
         raw = self.args
         if raw and raw[0] == "/":
             given = raw[1:].split(None, 1)[0] if raw[1:].strip() else ""

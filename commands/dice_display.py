@@ -30,9 +30,15 @@ OUTCOME_COLOURS = {
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
+def without_control(text):
+    """Control characters (NUL, ESC, line breaks, ...) turned into spaces: PostgreSQL refuses
+    NUL in text, and a line break in echoed text could start a forged line."""
+    return _CONTROL.sub(" ", str(text))
+
+
 def escape(text, limit=None):
     """Player text made inert: no colour codes, no control characters, no line breaks."""
-    text = _CONTROL.sub(" ", str(text)).replace("|", "||")
+    text = without_control(text).replace("|", "||")
     text = " ".join(text.split())
     if limit and len(text) > limit:
         text = text[:limit].rstrip("|") + "..."

@@ -12,6 +12,8 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import render
 
+from commands.dice_display import without_control
+
 from . import api, codes
 
 PER_PAGE = 50
@@ -55,7 +57,7 @@ def _row(entry, viewer):
 def roll_list(request):
     account = request.user
     query = api.visible_to_account(account)
-    character = " ".join(request.GET.get("character", "").split())[:80]
+    character = " ".join(without_control(request.GET.get("character", "")).split())[:80]
     typed_code = request.GET.get("code", "").strip()[:40]
     if typed_code:
         code = codes.normalize(typed_code)

@@ -66,6 +66,17 @@ class TestRoll(RollTestBase):
             "  Dice: 6 7  Hunger: 8  =>  3 successes: solid success (margin +1)",
         )
 
+    def test_control_characters_never_reach_the_room_or_the_log(self):
+        from rolllog.models import RollEntry
+
+        self.char1.set_trait("hunger", 0)
+        self.roll("dex vs 1 # in\x00to\x1b[31m the\rdark", [6, 2, 3],
+                  "[Roll] Char rolls Dexterity 3 (3 dice), Hunger 0, vs 1 # in to [31m the dark\n")
+        entry = RollEntry.objects.get()
+        for stored in (entry.comment, entry.command, entry.text):
+            self.assertFalse(set(stored) & {"\x00", "\x1b", "\r"}, repr(stored))
+        self.assertEqual(entry.comment, "in to [31m the dark")
+
     def test_pool_never_below_one_die(self):
         self.roll("dex-10 vs 1", [6],
                   "[Roll] Char rolls Dexterity 3 - 10 = -7 (rolled as 1) (1 die), Hunger 2, vs 1")

@@ -248,6 +248,12 @@ class TestWebPage(LogTestBase):
         mine = self.client.get("/rolls/", {"code": public.code}).content.decode()
         self.assertIn(f'data-code="{public.code}"', mine)
 
+    def test_control_characters_in_the_filter_are_harmless(self):
+        # PostgreSQL refuses NUL in text: the filter must not pass it on (a 500 otherwise).
+        self.login(self.account)
+        response = self.client.get("/rolls/", {"character": "Ch\x00ar", "code": "AB\x00CD"})
+        self.assertEqual(response.status_code, 200)
+
     def test_player_text_is_escaped_on_the_page(self):
         attack = '<script>alert("x")</script><img src=x onerror=alert(1)>'
         entry = announce(self.char1, "x", record=self.v5_record(
