@@ -5,7 +5,8 @@
 #
 # Starts a private cluster (trust authentication, loopback only, a free port) in a temporary
 # directory, creates a role `evennia` that may create databases (the test runner makes its own
-# test database), runs the command with GAME_DB=postgres and the PG* variables set, then stops
+# test database) and a database `evennia` (for a real server, as in the end-to-end tests),
+# runs the command with GAME_DB=postgres and the PG* variables set, then stops
 # the cluster and removes it. Installs Debian's postgresql when it is missing and we are root.
 set -euo pipefail
 
@@ -44,8 +45,10 @@ rm -f "$data.initdb.log"
 as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w \
     -o "-p $port -k $data -c listen_addresses=127.0.0.1" start >/dev/null
 "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres \
-    -c "CREATE ROLE evennia LOGIN PASSWORD 'evennia' CREATEDB" >/dev/null
+    -c "CREATE ROLE evennia LOGIN PASSWORD 'evennia' CREATEDB" \
+    -c "CREATE DATABASE evennia OWNER evennia" >/dev/null
 say "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 
-export GAME_DB=postgres PGHOST=127.0.0.1 PGPORT="$port" PGUSER=evennia PGPASSWORD=evennia PGDATABASE=evennia
+# E2E_ON_POSTGRES: this server is throwaway, so the end-to-end game server may use it too.
+export E2E_ON_POSTGRES=1 GAME_DB=postgres PGHOST=127.0.0.1 PGPORT="$port" PGUSER=evennia PGPASSWORD=evennia PGDATABASE=evennia
 "$@"

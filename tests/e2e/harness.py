@@ -64,6 +64,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 
 
+def on_throwaway_postgres() -> bool:
+    """True inside scripts/with_postgres.sh: the e2e server then runs on that PostgreSQL."""
+    return os.environ.get("E2E_ON_POSTGRES") == "1" and os.environ.get("GAME_DB", "").lower() in (
+        "postgres", "postgresql")
+
+
 # ---------------------------------------------------------------------------------------------
 # Ports
 # ---------------------------------------------------------------------------------------------
@@ -370,7 +376,12 @@ class GameServer:
 
     def env(self) -> dict:
         env = dict(os.environ)
-        for key in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH", "GAME_DB", "PYTHONSTARTUP"):
+        # The server uses its own throwaway SQLite file, never a development PostgreSQL
+        # database, unless scripts/with_postgres.sh made a throwaway PostgreSQL server.
+        dropped = ["DJANGO_SETTINGS_MODULE", "PYTHONPATH", "PYTHONSTARTUP"]
+        if not on_throwaway_postgres():
+            dropped.append("GAME_DB")
+        for key in dropped:
             env.pop(key, None)
         env.update(
             GAME_PORT_BASE=str(self.port_base),
@@ -446,7 +457,7 @@ class GameServer:
     def _prepare_database(self) -> None:
         """`evennia migrate` into a new database, or copy an already migrated one."""
         cached = None
-        if self.db_cache_dir is not None:
+        if self.db_cache_dir is not None and not on_throwaway_postgres():  # copying is for SQLite
             fingerprint = migrations_fingerprint()
             if fingerprint:
                 cached = Path(self.db_cache_dir) / f"migrated-{fingerprint}.db3"
