@@ -1,6 +1,5 @@
 """End to end: the real server runs on the database the environment chose."""
 
-
 import pytest
 
 from .harness import on_throwaway_postgres
