@@ -33,7 +33,8 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, bestial_rule, find_character, is_staff, whole_number
+from .dice_base import (DiceCommand, announce, bestial_rule, find_character, is_staff, split_comment,
+                        split_hunger)
 from .dice_display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
 from .willpower import LastRoll, NotRerollable, audience, format_reroll_successes, remember_roll
 
@@ -42,33 +43,11 @@ CHALLENGE_TIMEOUT = 300  # seconds
 NPC_NAME = "Opposition"
 STAFF_NPC_NAME = "NPC"
 
-_COMMENT = re.compile(r"(?:^|\s)#")
 _VS = re.compile(r"^(?P<left>.*?)\s+vs\.?\s+(?P<right>\S.*)$", re.IGNORECASE | re.DOTALL)
-_HUNGER = re.compile(r"^(?P<pool>.*?)\s*\bhunger\s+(?P<value>\S+)\s*$", re.IGNORECASE | re.DOTALL)
 _NUMBERS = re.compile(r"^[\s+\-]*\d[\d\s+\-]*$")
 
 
 # ---------------------------------------------------------------- parsing
-
-
-def split_comment(text):
-    found = _COMMENT.search(text)
-    if found:
-        return text[: found.start()].strip(), text[found.end():].strip()
-    return text.strip(), ""
-
-
-def split_hunger(text):
-    """`6 hunger 2` -> ("6", 2); `6` -> ("6", None)."""
-    found = _HUNGER.match(text.strip())
-    if not found:
-        return text.strip(), None
-    hunger = whole_number(found.group("value"), f"Hunger must be a whole number from 0 to {v5.MAX_HUNGER}",
-                          v5.check_hunger)
-    pool = found.group("pool").strip()
-    if not pool:
-        raise DiceError("Say how many dice before 'hunger'.")
-    return pool, hunger
 
 
 def is_number_side(text):

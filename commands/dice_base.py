@@ -73,6 +73,31 @@ class DiceCommand(MuxCommand):
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+COMMENT = re.compile(r"(?:^|\s)#")
+_HUNGER = re.compile(r"^(?P<pool>.*?)\s*\bhunger\s+(?P<value>\S+)\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def split_comment(text):
+    """`dex+stealth vs 3 # up the wall` -> ("dex+stealth vs 3", "up the wall")."""
+    found = COMMENT.search(text)
+    if found:
+        return text[: found.start()].strip(), text[found.end():].strip()
+    return text.strip(), ""
+
+
+def split_hunger(text):
+    """`6 vs 2 hunger 2` -> ("6 vs 2", 2); `6` -> ("6", None). The Hunger goes last."""
+    found = _HUNGER.match(text.strip())
+    if not found:
+        return text.strip(), None
+    from rules import v5
+
+    hunger = whole_number(found.group("value"), f"Hunger must be a whole number from 0 to {v5.MAX_HUNGER}",
+                          v5.check_hunger)
+    pool = found.group("pool").strip()
+    if not pool:
+        raise DiceError("Say how many dice before 'hunger'.")
+    return pool, hunger
 
 
 def whole_number(typed, message, check=None, signed=False):

@@ -13,13 +13,13 @@ from rules import v5, v5_humanity
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, whole_number
+from .dice_base import (DiceCommand, announce, find_character, is_staff, record_action, split_comment,
+                        whole_number)
 from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
 REMORSE_PREFIX = "|w[Remorse]|n"
 FRENZY_PREFIX = "|w[Frenzy]|n"
-_COMMENT = re.compile(r"(?:^|\s)#")
 _VS = re.compile(r"^(?P<who>.*?)\s*(?:(?:^|\s)vs\.?\s+(?P<difficulty>\S.*))?$", re.IGNORECASE | re.DOTALL)
 
 
@@ -151,11 +151,8 @@ class CmdFrenzy(DiceCommand):
         if "end" in self.switches:
             self.end_frenzy()
             return
-        text, comment = self.args, ""
-        found = _COMMENT.search(text)
-        if found:
-            text, comment = text[: found.start()], text[found.end():].strip()
-        parsed = _VS.match(text.strip())
+        text, comment = split_comment(self.args)
+        parsed = _VS.match(text)
         who, typed = parsed.group("who"), parsed.group("difficulty")
         difficulty = None
         if typed is not None:

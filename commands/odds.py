@@ -6,18 +6,15 @@ Hunger 5) is answered in about a millisecond: safe to run on the game's single r
 (see bench/bench_v5_odds.py for the measured figures).
 """
 
-import re
-
 from rules import v5, v5_odds
 from rules.errors import DiceError
 from rules.pools import build_pool
 
-from .dice_base import DiceCommand, bestial_rule, whole_number
-from .dice_display import escape, format_faces, format_pool
+from .dice_base import DiceCommand, bestial_rule, split_hunger
+from .dice_display import format_faces, format_pool
 from .rolls import split_roll_args
 from .willpower import rerollable_roll
 
-_HUNGER = re.compile(r"(?:^|\s)hunger\s+(?P<value>\S+)\s*(?=\s|$)", re.IGNORECASE)
 
 ODDS_ROWS = (
     ("win", "Win"),
@@ -41,15 +38,6 @@ def percent(probability):
 def format_odds(chances):
     cells = "  ".join(f"{label} {percent(chances[key])}" for key, label in ODDS_ROWS)
     return f"  {cells}\n  Expected successes {float(chances['expected_successes']):.2f}"
-
-
-def split_hunger(text):
-    """Take `hunger <n>` out of the arguments; returns (rest, hunger or None)."""
-    found = _HUNGER.search(text)
-    if not found:
-        return text, None
-    hunger = whole_number(found.group("value"), "Hunger must be a number from 0 to 5", v5.check_hunger)
-    return (text[: found.start()] + " " + text[found.end():]).strip(), hunger
 
 
 def format_strategies(result):

@@ -13,11 +13,11 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, bestial_rule, dice_system, find_character, whole_number
+from .dice_base import (COMMENT, DiceCommand, announce, bestial_rule, dice_system, find_character, split_comment,
+                        whole_number)
 from .dice_display import escape, format_pool, format_reroll, format_roll
 from .willpower import LastRoll, audience, remember_roll
 
-_COMMENT = re.compile(r"(?:^|\s)#")
 _WILLPOWER_SUFFIX = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
 _VS = re.compile(r"^(?P<pool>.*?)\s+vs\.?\s+(?P<difficulty>\S.*)$", re.IGNORECASE | re.DOTALL)
 _VS_ONLY = re.compile(r"^vs\.?\s+", re.IGNORECASE)
@@ -30,11 +30,7 @@ def split_roll_args(text):
     Returns:
         (pool text, difficulty or None, willpower flag, comment)
     """
-    comment = ""
-    found = _COMMENT.search(text)
-    if found:
-        text, comment = text[: found.start()], text[found.end():].strip()
-    text = text.strip()
+    text, comment = split_comment(text)
     willpower = False
     suffix = _WILLPOWER_SUFFIX.search(text)
     if suffix:
@@ -60,7 +56,7 @@ def split_shared(text):
     Returns:
         (text without the names, list of names)
     """
-    found = _COMMENT.search(text)
+    found = COMMENT.search(text)
     head, tail = (text[: found.start()], text[found.start():]) if found else (text, "")
     if "=" not in head:
         return text, []

@@ -25,7 +25,7 @@ Evaluation functions take explicit faces; rolling draws the attacker's (leader's
 then the defender's (each helper's, in order), regular dice before Hunger dice.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import v5
 from .errors import DiceError

@@ -49,7 +49,7 @@ class TestOdds(EvenniaCommandTest):
     def test_refusals(self):
         self.call(CmdOdds(), "51", "That pool is 51 dice; pools are limited to 50. Usage: +odds")
         self.call(CmdOdds(), "5 hunger 6", "Hunger is from 0 to 5. Usage: +odds")
-        self.call(CmdOdds(), "5 hunger lots", "Hunger must be a number from 0 to 5, not 'lots'.")
+        self.call(CmdOdds(), "5 hunger lots", "Hunger must be a whole number from 0 to 5, not 'lots'.")
         self.call(CmdOdds(), "5 vs 3/willpower", "Odds do not spend Willpower")
 
     def test_percent_never_rounds_to_impossible_or_certain(self):
