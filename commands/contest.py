@@ -10,11 +10,22 @@ Two forms:
   attacker) unless you add `/defend`; the defender wins ties. Staff may also roll an NPC on
   the left side, `+contest <number> hunger <n> vs <number> hunger <n>`; players always roll
   their own side with their own Hunger.
+  **Ruling** (staff opposition is marked): dice that are not a character's are always
+  labelled with who set them, from their account's permissions, never from a name a player
+  typed or chose: `Opposition (staff: Anna)` / `NPC (staff: Anna)` when staff rolled them,
+  `Opposition (set by Bob)` when a player did. A player named `NPC` or `Opposition` rolls
+  "NPC vs Opposition (set by NPC)", which nobody reads as staff opposition; and a player's
+  name is one word (Evennia's username validator: letters, digits, `.@+-_`, the character
+  being named after the account), so no player is called "NPC (staff: Anna)".
 - `+contest <pool> vs <character>`: a challenge to a character in the room. Your pool is
   checked at once and rolled when they answer (`+contest/answer <pool>`), with each side's
   Hunger at that moment; they may `/decline`, you may `/cancel`. An unanswered challenge
-  expires after 5 minutes and both are told. One challenge at a time per challenger and per
-  challenged character. Challenges live in memory (`ndb`): a server reload drops them.
+  expires after 5 minutes and both are told (a side who is not connected is told when they
+  next connect). One challenge at a time per challenger and per challenged character.
+  Challenges live in the database (Attributes on both characters, `commands.pending`), with
+  their wall-clock expiry: they survive `evennia reload` and a stop/start. At every start
+  the challenges whose 5 minutes ran out while the server was down are expired (both sides
+  told) and the others get their timers back; a reconnecting player is told what is open.
 
 The room sees both rolls, the winner and the margin; a tie is shown as a tie won by the
 defender (the one challenged). Each side may reroll its own dice once with +willpower; the
@@ -24,6 +35,7 @@ changed it (a bestial failure now that it loses, a messy critical that no longer
 
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 
 from evennia.utils.utils import delay
@@ -33,6 +45,7 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
+from . import pending as store
 from .dice_base import (DiceCommand, announce, bestial_rule, find_character, is_staff, split_comment,
                         split_hunger)
 from .dice_display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
@@ -42,12 +55,19 @@ PREFIX = "|w[Contest]|n"
 CHALLENGE_TIMEOUT = 300  # seconds
 NPC_NAME = "Opposition"
 STAFF_NPC_NAME = "NPC"
+OUTGOING = "contest_outgoing"  # Attributes (category commands.pending.PENDING)
+INCOMING = "contest_challenge"
 
 _VS = re.compile(r"^(?P<left>.*?)\s+vs\.?\s+(?P<right>\S.*)$", re.IGNORECASE | re.DOTALL)
 _NUMBERS = re.compile(r"^[\s+\-]*\d[\d\s+\-]*$")
 
 
 # ---------------------------------------------------------------- parsing
+
+
+def set_by(caller):
+    """Who set dice that are no character's: `staff: Anna` or `set by Bob` (see the ruling)."""
+    return f"staff: {caller.key}" if is_staff(caller) else f"set by {caller.key}"
 
 
 def is_number_side(text):
@@ -173,13 +193,17 @@ class ContestLastRoll(LastRoll):
 def remember_sides(state, sides, receivers, record, entry):
     """Make the contest each rolling character's last roll (their own side)."""
     names = {v5_contest.ATTACKER: state["attacker"], v5_contest.DEFENDER: state["defender"]}
+    shared_id = uuid.uuid4().hex
+    sharers = [character for character in sides.values() if character is not None]
     for side, character in sides.items():
         if character is None:
             continue
         other = names[v5_contest.DEFENDER if side == v5_contest.ATTACKER else v5_contest.ATTACKER]
-        remember_roll(character, ContestLastRoll(
+        last = ContestLastRoll(
             state, side, summary=f"their dice in the contest with {escape(other)}",
-            difficulty_given=False, private=False, receivers=receivers, record=record, entry=entry))
+            difficulty_given=False, private=False, receivers=receivers, record=record, entry=entry)
+        last.shared_id, last.sharers = shared_id, sharers
+        remember_roll(character, last)
 
 
 # ---------------------------------------------------------------- challenges
@@ -187,34 +211,78 @@ def remember_sides(state, sides, receivers, record, entry):
 
 @dataclass(eq=False)
 class Challenge:
-    """A challenge waiting for its answer (kept in memory on both characters' ndb)."""
+    """
+    A challenge waiting for its answer. Stored as plain data on both characters (Attributes
+    OUTGOING on the challenger, INCOMING on the defender, the same `id` on both); this object
+    is rebuilt from them when read.
+    """
 
     challenger: object
     defender: object
     pool: object  # rules.pools.Pool, checked when the challenge was made
     command: str = ""
     comment: str = ""
-    created: float = field(default_factory=time.time)
+    created: float = field(default_factory=time.time)  # wall clock: the expiry survives a restart
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
     def expired(self):
         return time.time() - self.created > CHALLENGE_TIMEOUT
+
+    @property
+    def seconds_left(self):
+        return max(0.0, CHALLENGE_TIMEOUT - (time.time() - self.created))
+
+    def to_data(self):
+        return {"id": self.id, "challenger": self.challenger, "defender": self.defender,
+                "pool": store.to_plain(self.pool), "command": self.command, "comment": self.comment,
+                "created": float(self.created)}
+
+    @classmethod
+    def from_data(cls, data):
+        """The stored challenge, or None (unreadable, or a side's character was deleted)."""
+        try:
+            challenge = cls(data["challenger"], data["defender"], store.from_plain(data["pool"]),
+                            command=data.get("command", ""), comment=data.get("comment", ""),
+                            created=float(data["created"]), id=data["id"])
+        except Exception:  # noqa: BLE001 - damaged data is no challenge
+            return None
+        if challenge.challenger is None or challenge.defender is None:
+            return None
+        return challenge
+
+    def save(self):
+        """Store (or store again, e.g. after changing `created`) on both characters."""
+        data = self.to_data()
+        store.save(self.challenger, OUTGOING, data)
+        store.save(self.defender, INCOMING, data)
+
+
+def load_challenge(character, key):
+    """The challenge stored on `character` under OUTGOING or INCOMING (pending or not), or None."""
+    data = store.load(character, key)
+    return Challenge.from_data(data) if isinstance(data, dict) else None
+
+
+def _stored_id(character, key):
+    data = store.load(character, key)
+    return data.get("id") if isinstance(data, dict) else None
 
 
 def pending(challenge):
     """True while `challenge` is the one stored on both characters."""
     return (
         challenge is not None
-        and challenge.defender.ndb.contest_challenge is challenge
-        and challenge.challenger.ndb.contest_outgoing is challenge
+        and _stored_id(challenge.defender, INCOMING) == challenge.id
+        and _stored_id(challenge.challenger, OUTGOING) == challenge.id
     )
 
 
 def clear(challenge):
-    if challenge.defender.ndb.contest_challenge is challenge:
-        challenge.defender.ndb.contest_challenge = None
-    if challenge.challenger.ndb.contest_outgoing is challenge:
-        challenge.challenger.ndb.contest_outgoing = None
+    if _stored_id(challenge.defender, INCOMING) == challenge.id:
+        store.remove(challenge.defender, INCOMING)
+    if _stored_id(challenge.challenger, OUTGOING) == challenge.id:
+        store.remove(challenge.challenger, OUTGOING)
 
 
 def expire_challenge(challenge):
@@ -223,11 +291,48 @@ def expire_challenge(challenge):
         return False
     clear(challenge)
     minutes = CHALLENGE_TIMEOUT // 60
-    challenge.challenger.msg(f"{PREFIX} Your challenge to {escape(challenge.defender.key)} expired "
-                             f"unanswered after {minutes} minutes.")
-    challenge.defender.msg(f"{PREFIX} {escape(challenge.challenger.key)}'s challenge expired "
-                           f"unanswered after {minutes} minutes.")
+    challenger, defender = escape(challenge.challenger.key), escape(challenge.defender.key)
+    store.notify(challenge.challenger,
+                 f"{PREFIX} Your challenge to {defender} expired unanswered after {minutes} minutes.",
+                 away=f"{PREFIX} Your challenge to {defender} expired unanswered while you were away.")
+    store.notify(challenge.defender,
+                 f"{PREFIX} {challenger}'s challenge expired unanswered after {minutes} minutes.",
+                 away=f"{PREFIX} {challenger}'s challenge to you expired unanswered while you were away.")
     return True
+
+
+def restore_challenges():
+    """
+    At server start: expire the challenges whose time ran out while the server was down,
+    drop half-stored ones, and give the others their timers back (`delay` is not persistent).
+    """
+    for character in store.holders(OUTGOING):
+        challenge = load_challenge(character, OUTGOING)
+        if challenge is None or not pending(challenge):
+            store.remove(character, OUTGOING)
+            continue
+        if challenge.expired:
+            expire_challenge(challenge)
+        else:
+            delay(challenge.seconds_left, expire_challenge, challenge)
+    for character in store.holders(INCOMING):
+        challenge = load_challenge(character, INCOMING)
+        if challenge is None or not pending(challenge):
+            store.remove(character, INCOMING)
+
+
+def pending_lines(character):
+    """The character's open challenges (made and received), for the notice on connecting."""
+    lines = []
+    mine = live(load_challenge(character, OUTGOING))
+    if mine:
+        lines.append(f"{PREFIX} Your challenge to {escape(mine.defender.key)} is still open: "
+                     f"{store.minutes(mine.seconds_left)} left for their answer.")
+    theirs = live(load_challenge(character, INCOMING))
+    if theirs:
+        lines.append(f"{PREFIX} {escape(theirs.challenger.key)}'s challenge to you is still open: answer "
+                     f"with +contest/answer <pool> or +contest/decline within {store.minutes(theirs.seconds_left)}.")
+    return lines
 
 
 def live(challenge):
@@ -242,10 +347,9 @@ def live(challenge):
 
 def tell_room(caller, text):
     """A message that is not a roll, to the caller's room (or the caller alone, nowhere)."""
-    if caller.location:
-        caller.location.msg_contents(text, from_obj=caller)
-    else:
-        caller.msg(text)
+    from . import dice_base  # the one way out for player text (see dice_base.send)
+
+    dice_base.tell_room(caller, text)
 
 
 class CmdContest(DiceCommand):
@@ -270,14 +374,19 @@ class CmdContest(DiceCommand):
     Both sides roll their pools, each with its own Hunger dice, and the side
     with more successes wins by the difference. A tie goes to the defender
     (the side challenged) and is shown as a tie. The room sees both rolls,
-    the winner and the margin.
+    the winner and the margin. 0 successes is a total failure on either side,
+    even when a tie at 0 goes to the defender.
 
     Against a number of dice (NPC opposition the Storyteller gives you), the
-    opposition rolls with the Hunger you state (default 0). Against a
-    character here, your pool is checked now and rolled when they answer,
-    within 5 minutes; both of you are told if the challenge expires. Your
-    side always rolls with your own Hunger; only staff roll an NPC on the
-    left side with 'hunger <n>'.
+    opposition rolls with the Hunger you state (default 0). Such dice are
+    always labelled with who set them: 'Opposition (set by Bob)' when a
+    player rolled, 'Opposition (staff: Anna)' or 'NPC (staff: Anna)' only
+    when staff did, so no one can pass their dice off as staff opposition.
+    Against a character here, your pool is checked now and rolled when they
+    answer, within 5 minutes; both of you are told if the challenge expires
+    (told when you next connect, if you are away). A challenge survives a
+    server reload. Your side always rolls with your own Hunger; only staff
+    roll an NPC on the left side with 'hunger <n>'.
 
     Each side may reroll its own dice once with +willpower afterwards; the
     room sees the new winner, and the other side's new outcome when the
@@ -342,7 +451,7 @@ class CmdContest(DiceCommand):
                 raise DiceError("Your side rolls with your own Hunger; only staff give the left side a "
                                 "Hunger (to roll an NPC).")
             mine = build_pool(left_text, None)
-            my_name = STAFF_NPC_NAME
+            my_name = f"{STAFF_NPC_NAME} ({set_by(caller)})"
         else:
             mine = build_pool(left_text, caller.trait_table())
             left_hunger = caller.hunger
@@ -350,11 +459,12 @@ class CmdContest(DiceCommand):
         v5.split_pool(mine.dice, left_hunger)
         v5.split_pool(opposition.dice, right_hunger)
 
+        their_name = f"{NPC_NAME} ({set_by(caller)})"
         if "defend" in self.switches:
-            attacker, defender = (NPC_NAME, opposition, right_hunger), (my_name, mine, left_hunger)
+            attacker, defender = (their_name, opposition, right_hunger), (my_name, mine, left_hunger)
             my_side = v5_contest.DEFENDER
         else:
-            attacker, defender = (my_name, mine, left_hunger), (NPC_NAME, opposition, right_hunger)
+            attacker, defender = (my_name, mine, left_hunger), (their_name, opposition, right_hunger)
             my_side = v5_contest.ATTACKER
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
                                           rng=get_rng(), bestial_rule=bestial_rule())
@@ -391,17 +501,16 @@ class CmdContest(DiceCommand):
             raise DiceError("You cannot challenge yourself.")
         if not hasattr(defender, "trait_table"):
             raise DiceError(f"{escape(defender.key)} has no character sheet to roll with.")
-        mine = live(caller.ndb.contest_outgoing)
+        mine = live(load_challenge(caller, OUTGOING))
         if mine:
             raise DiceError(f"You already challenged {escape(mine.defender.key)}; wait for the answer "
                             "or withdraw it with +contest/cancel.")
-        theirs = live(defender.ndb.contest_challenge)
+        theirs = live(load_challenge(defender, INCOMING))
         if theirs:
             raise DiceError(f"{escape(defender.key)} already has a challenge to answer; try again later.")
 
         challenge = Challenge(caller, defender, pool, command=self.raw_string.strip(), comment=comment)
-        caller.ndb.contest_outgoing = challenge
-        defender.ndb.contest_challenge = challenge
+        challenge.save()
         delay(CHALLENGE_TIMEOUT, expire_challenge, challenge)
         dice = pool.dice
         text = (f"{PREFIX} {escape(caller.key)} challenges {escape(defender.key)}: "
@@ -441,7 +550,7 @@ class CmdContest(DiceCommand):
 
     def _challenge_to_me(self):
         caller = self.caller
-        stored = caller.ndb.contest_challenge
+        stored = load_challenge(caller, INCOMING)
         challenge = live(stored)
         if challenge is None:
             if stored is not None and stored.expired:
@@ -449,8 +558,10 @@ class CmdContest(DiceCommand):
             raise DiceError("No one has challenged you.")
         if challenge.challenger.location != caller.location:
             clear(challenge)
-            challenge.challenger.msg(f"{PREFIX} Your challenge to {escape(caller.key)} is void: "
-                                     "you are no longer in the same place.")
+            store.notify(challenge.challenger, f"{PREFIX} Your challenge to {escape(caller.key)} is void: "
+                         "you are no longer in the same place.",
+                         away=f"{PREFIX} Your challenge to {escape(caller.key)} became void while you were "
+                         "away: you were no longer in the same place when they answered.")
             raise DiceError(f"{escape(challenge.challenger.key)} is no longer here; the challenge is void.")
         return challenge
 
@@ -466,11 +577,11 @@ class CmdContest(DiceCommand):
         caller = self.caller
         if self.args.strip():
             raise DiceError("/cancel takes nothing after it.")
-        challenge = live(caller.ndb.contest_outgoing)
+        challenge = live(load_challenge(caller, OUTGOING))
         if challenge is None:
             raise DiceError("You have no challenge waiting for an answer.")
         clear(challenge)
         text = f"{PREFIX} {escape(caller.key)} withdraws the challenge to {escape(challenge.defender.key)}."
         if challenge.defender.location != caller.location:
-            challenge.defender.msg(text)
+            store.notify(challenge.defender, text)
         tell_room(caller, text)

@@ -8,10 +8,12 @@ from evennia import CmdSet, default_cmds
 from .contest import CmdContest
 from .hunger import CmdHunger, CmdRouse
 from .humanity import CmdFrenzy, CmdRemorse
+from .nospoof import CmdNospoof
 from .odds import CmdOdds
 from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
+from .speech import CmdPage, CmdPose, CmdSay, CmdWhisper
 from .teamwork import CmdTeamwork
 from .willpower import CmdWillpower
 
@@ -38,6 +40,9 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
 
     def at_cmdset_creation(self):
         super().at_cmdset_creation()
+        # Stock speech, made unable to forge a system line (commands/speech.py).
+        for command in (CmdSay, CmdPose, CmdWhisper):
+            self.add(command())
         self.add(DiceCmdSet)
 
 
@@ -48,6 +53,8 @@ class AccountCmdSet(default_cmds.AccountCmdSet):
 
     def at_cmdset_creation(self):
         super().at_cmdset_creation()
+        self.add(CmdPage())  # commands/speech.py
+        self.add(CmdNospoof())
 
 
 class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):

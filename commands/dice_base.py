@@ -18,6 +18,7 @@ from .dice_display import escape as _escape
 from .dice_display import without_control
 
 HELP_CATEGORY = "Dice"
+MAX_NAME = 80  # longer than any character's name: refused without a search
 STAFF_LOCK = "perm(Builder)"
 
 
@@ -29,39 +30,52 @@ class DiceCommand(MuxCommand):
     switch_options = ()
 
     def parse(self):
-        # MuxCommand only warns about an unknown switch and runs anyway; a typo in
-        # `/private` must not make a roll public, so an unknown switch refuses the command.
+        # Switches are matched here, without case, and `self.switches` holds the full names
+        # that matched (`/PRIV` is `private`): the commands test them by name, so a switch
+        # matched one way and applied another would make `+roll/Priv` public. MuxCommand's own
+        # matching only warns about an unknown switch and runs anyway (a typo in `/private`
+        # must not make a roll public), and warns once per empty `/`: it is not used.
         self.bad_switch = None
         # Whatever the client sent, no control character reaches a message, a database query
         # or the roll log.
         self.args = without_control(self.args)
         self.raw_string = without_control(self.raw_string)
-        raw = self.args
-        if raw and raw[0] == "/":
-            given = raw[1:].split(None, 1)[0] if raw[1:].strip() else ""
-            for element in filter(None, given.lower().split("/")):
-                exact = [opt for opt in self.switch_options if opt == element]
-                matches = exact or [opt for opt in self.switch_options if opt.startswith(element)]
-                if len(matches) != 1:
-                    self.bad_switch = element
-                    break
-        if self.bad_switch:
-            switch_options, self.switch_options = self.switch_options, None
+        switch_options, self.switch_options = self.switch_options, None
+        try:
             super().parse()
+        finally:
             self.switch_options = switch_options
-        else:
-            super().parse()
+        options = [opt.lower() for opt in switch_options or ()]
+        matched = []
+        for element in self.switches:
+            typed = element.lower()
+            exact = [opt for opt in options if opt == typed]
+            matches = exact or [opt for opt in options if typed and opt.startswith(typed)]
+            if len(matches) != 1:
+                self.bad_switch = (element, matches)
+                break
+            if matches[0] not in matched:
+                matched.append(matches[0])
+        self.switches = matched
 
     def func(self):
         if self.bad_switch is not None:
-            known = ", ".join(f"/{opt}" for opt in self.switch_options)
-            knows = f"this command knows {known}" if known else "this command has no switches"
-            self.refuse(f"Unknown switch /{self.bad_switch} ({knows}).")
+            self.refuse(self.switch_refusal(*self.bad_switch))
             return
         try:
             self.run()
         except DiceError as err:
-            self.refuse(str(err))
+            self.refuse(refusal_text(err))
+
+    def switch_refusal(self, typed, matches):
+        options = [opt.lower() for opt in self.switch_options or ()]
+        if len(matches) > 1:
+            return f"Switch /{_escape(typed)} could be " + " or ".join(f"/{opt}" for opt in matches) + "."
+        known = ", ".join(f"/{opt}" for opt in options)
+        knows = f"this command knows {known}" if known else "this command has no switches"
+        if not typed:
+            return f"Put a switch name after '/' ({knows})."
+        return f"Unknown switch /{_escape(typed)} ({knows})."
 
     def refuse(self, message):
         """One line: what was wrong, then the usage."""
@@ -70,6 +84,20 @@ class DiceCommand(MuxCommand):
 
     def run(self):
         raise NotImplementedError
+
+
+def refusal_text(err):
+    """
+    A refusal's text, inert. `rules/` is pure Python and quotes what was typed as it is
+    (`I can't read '|r...' in the pool`), so its messages are escaped here; the commands'
+    own messages escape the player text they quote (and may carry markup of ours).
+    """
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = tb.tb_frame.f_globals.get("__name__", "") if tb is not None else ""
+    text = str(err)
+    return _escape(text) if where == "rules" or where.startswith("rules.") else text
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
@@ -114,7 +142,9 @@ def whole_number(typed, message, check=None, signed=False):
     typed = typed.strip()
     if not _WHOLE_NUMBER.fullmatch(typed) or (typed.startswith("-") and not signed):
         raise DiceError(f"{message}, not '{_escape(typed)}'.")
-    digits = typed.lstrip("-")
+    # Leading zeros first: `00000000000003` is 3. Past 12 digits a number is only "too big"
+    # (10**12 stands for it), so `int` never works on a 4,000-digit string.
+    digits = typed.lstrip("-").lstrip("0") or "0"
     value = int(digits) if len(digits) <= 12 else 10**12
     value = -value if typed.startswith("-") else value
     return check(value) if check else value
@@ -142,10 +172,22 @@ def find_character(caller, name, room_only=False):
     """
     from typeclasses.characters import Character
 
-    name = name.strip()
+    name = " ".join(name.split())
     if not name:
         raise DiceError("Name a character.")
-    if room_only:
+    if len(name) > MAX_NAME:
+        raise DiceError(f"There is no character called '{_escape(name, 40)}'.")
+    if room_only and caller.location:
+        # The room's characters are in memory: matching their names there costs no query
+        # (a search is a few ms each; a private roll may name ten). Aliases and Evennia's
+        # other search forms still work through the search below when nothing matched.
+        here = [obj for obj in caller.location.contents if isinstance(obj, Character)]
+        lowered = name.lower()
+        candidates = ([obj for obj in here if obj.key.lower() == lowered]
+                      or [obj for obj in here if obj.key.lower().startswith(lowered)])
+        if not candidates:
+            candidates = caller.search(name, quiet=True, typeclass=Character)
+    elif room_only:
         candidates = caller.search(name, quiet=True, typeclass=Character)
     else:
         candidates = caller.search(name, global_search=True, quiet=True, typeclass=Character)
@@ -155,9 +197,9 @@ def find_character(caller, name, room_only=False):
         return exact[0] if exact else candidates[0]
     where = " here" if room_only else ""
     if not candidates:
-        raise DiceError(f"There is no character called '{name}'{where}.")
-    listed = ", ".join(sorted(obj.key for obj in candidates))
-    raise DiceError(f"'{name}' could be several characters: {listed}.")
+        raise DiceError(f"There is no character called '{_escape(name)}'{where}.")
+    listed = ", ".join(sorted(_escape(obj.key) for obj in candidates))
+    raise DiceError(f"'{_escape(name)}' could be several characters: {listed}.")
 
 
 def staff_in_room(caller):
@@ -165,6 +207,44 @@ def staff_in_room(caller):
     if not location:
         return []
     return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
+
+
+def send(receivers, text, from_obj=None):
+    """
+    The one way out for every message of ours that carries player text (see
+    `commands.dice_display`): each receiver gets exactly `text`, by its own `msg()`.
+
+    Not `msg_contents`: it runs the `$func()` parser and `str.format_map` on the text for
+    each receiver, so `$randint(1,10)` in a comment would differ per viewer, `{you}` would
+    be filled in, and `{` would raise after the roll was stored. Nothing here can fail on what
+    the text says, so a roll stored before it is sent is a roll that was seen.
+
+    Args:
+        receivers (iterable): objects to tell (ones without a session just get nothing).
+        text (str): the finished message, player text already escaped.
+        from_obj: the sender, passed on to `msg()` (its `at_msg_send` hook).
+
+    Returns:
+        list: the receivers, once each, in order.
+    """
+    told = []
+    for obj in receivers:
+        if obj is None or obj in told:
+            continue
+        told.append(obj)
+        obj.msg(text, from_obj=from_obj)
+    return told
+
+
+def room_audience(caller):
+    """Everyone in the caller's room (the caller alone when it is nowhere)."""
+    location = caller.location
+    return list(location.contents) if location else [caller]
+
+
+def tell_room(caller, text):
+    """A message to the caller's room (or the caller alone, nowhere), through `send`."""
+    return send(room_audience(caller), text, from_obj=caller)
 
 
 class Announced(list):
@@ -202,7 +282,7 @@ def announce(caller, text, private=False, shared_with=(), record=None):
             if obj not in receivers:
                 receivers.append(obj)
     else:
-        receivers = Announced(location.contents)
+        receivers = Announced(room_audience(caller))
     if record is not None:
         from rolllog import api as rolllog_api
 
@@ -211,11 +291,7 @@ def announce(caller, text, private=False, shared_with=(), record=None):
         receivers.entry, receivers.code = entry, entry.code
         text = entry.text
     receivers.text = text
-    if private or not location:
-        for obj in receivers:
-            obj.msg(text, from_obj=caller)
-    else:
-        location.msg_contents(text, from_obj=caller)
+    send(receivers, text, from_obj=caller)
     return receivers
 
 

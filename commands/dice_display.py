@@ -1,11 +1,38 @@
-"""
+r"""
 How rolls look, on telnet and in the web client alike (Evennia turns the colour markup into
 ANSI or HTML).
 
 Regular dice are plain, their 10s bright green; Hunger dice are red, with Hunger 10s and
-Hunger 1s on a red background so they stand out. Outcomes are coloured by kind. Anything a
-player typed (names, comments) goes through `escape` first, so it cannot add colour codes,
-line breaks or a forged roll line.
+Hunger 1s on a red background so they stand out. Outcomes are coloured by kind.
+
+Player text
+-----------
+Anything a player typed or named (names, comments, pools, specialties) goes through `escape`
+before it joins a message, and every message that carries it leaves through
+`commands.dice_base.send` (one `msg()` per receiver), never through `msg_contents`: that one
+runs Evennia's `$func()` parser and then `str.format_map` on the finished text, so a comment
+could call functions, differ per viewer, or raise after the roll is stored. What `send` gets
+is final: every receiver gets those exact characters, and the roll log stores the same.
+
+What `escape` neutralises, by what Evennia's output side does with text (telnet:
+`evennia.utils.ansi.parse_ansi` then MXP; web client: `evennia.utils.text2html`):
+
+- `|` starts all markup (colour `|r`, `|[r`, `|#ff0000`, `|555`, `|*`, `|u`, ...; layout `|/`,
+  `|-`, `|_`, `|>`): doubled (`||`, Evennia's escape), it shows as one `|`.
+- `{{` is an escape too (it shows as `{`): `{` is doubled, so what was typed shows as typed.
+  (Evennia lists `\\` among its escapes, but its pattern matches one backslash and puts it
+  back: a backslash needs nothing.)
+- MXP links (`|lc<cmd>|lt<text>|le`, `|lu<url>|lt<text>|le`) are matched *after* the escapes
+  are undone, so a doubled `|` would still make a link (web client) or hide text (telnet). A
+  `|H` (turn bold off: invisible, no character) goes between such a `|` and its `l`, so the
+  link patterns never match and the text still reads as typed.
+- Control characters (C0, DEL, C1 such as U+009B CSI and U+0085 NEL), Unicode line and
+  paragraph separators and bidi overrides/isolates become spaces; runs of whitespace become
+  one space. Player text never starts a line.
+- `$` needs nothing: no `$func()` parser runs on our messages (`send` uses `msg()`, and the
+  outgoing-message parser, `FUNCPARSER_PARSE_OUTGOING_MESSAGES_ENABLED`, is off: a test
+  checks it).
+- `<`, `>` and `&` need nothing: the web client escapes HTML itself.
 """
 
 import re
@@ -27,22 +54,43 @@ OUTCOME_COLOURS = {
     "failure": "|y",
 }
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+# C0 controls, DEL, C1 controls (U+0080-U+009F: U+009B is a terminal's CSI, U+0085 a line
+# break), the Unicode line/paragraph separators, and the bidi marks, embeddings, overrides and
+# isolates that reorder how a line reads.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+# Evennia's output markup (`|`, and so `|l`, the MXP links) and its escape `{{`.
+_MARKUP = re.compile(r"[|{]")
+_INERT = {"|": "||", "{": "{{"}
+# `|H` between the `|` and the `l`: the text reads the same, no link pattern matches.
+_LINK_BREAK = "|||H"
 
 
 def without_control(text):
-    """Control characters (NUL, ESC, line breaks, ...) turned into spaces: PostgreSQL refuses
-    NUL in text, and a line break in echoed text could start a forged line."""
+    """Control characters (NUL, ESC, line breaks, C1, bidi overrides, ...) turned into spaces:
+    PostgreSQL refuses NUL in text, and a line break in echoed text could start a forged line."""
     return _CONTROL.sub(" ", str(text))
 
 
+def _inert(match):
+    found = match.group()
+    if found == "|" and match.end() < len(match.string) and match.string[match.end()] == "l":
+        return _LINK_BREAK
+    return _INERT[found]
+
+
 def escape(text, limit=None):
-    """Player text made inert: no colour codes, no control characters, no line breaks."""
-    text = without_control(text).replace("|", "||")
-    text = " ".join(text.split())
+    """
+    Player text made inert (see the module docstring): shown exactly as typed, on one line,
+    with no colour, layout, link or control code of its own.
+
+    Args:
+        text: what the player typed (anything: it is made a string).
+        limit (int, optional): at most this many characters of it are shown, then "...".
+    """
+    text = " ".join(without_control(text).split())
     if limit and len(text) > limit:
-        text = text[:limit].rstrip("|") + "..."
-    return text
+        text = text[:limit].rstrip() + "..."
+    return _MARKUP.sub(_inert, text)
 
 
 def regular_face(face, rerolled=False):

@@ -13,8 +13,8 @@ from rules import v5, v5_humanity
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import (DiceCommand, announce, find_character, is_staff, record_action, split_comment,
-                        whole_number)
+from .dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
+                        tell_room, whole_number)
 from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
@@ -108,7 +108,7 @@ class CmdRemorse(DiceCommand):
             record["subject"] = target
         receivers = announce(caller, text, record=record)
         if target != caller and (receivers is None or target not in receivers):
-            target.msg(getattr(receivers, "text", None) or text)
+            send([target], getattr(receivers, "text", None) or text, from_obj=caller)
         _not_rerollable(caller, target, "Remorse test")
 
 
@@ -192,7 +192,7 @@ class CmdFrenzy(DiceCommand):
             record["subject"] = target
         receivers = announce(caller, "\n".join(lines), record=record)
         if target != caller and (receivers is None or target not in receivers):
-            target.msg(getattr(receivers, "text", None) or "\n".join(lines))
+            send([target], getattr(receivers, "text", None) or "\n".join(lines), from_obj=caller)
         _not_rerollable(caller, target, "frenzy test")
 
     def end_frenzy(self):
@@ -213,7 +213,6 @@ class CmdFrenzy(DiceCommand):
             text += f" (ended by {escape(caller.key)})"
         record_action(caller, target, "frenzy_end", "frenzy ended", command=self.raw_string.strip(),
                       private=False, room=caller.location)
-        if caller.location:
-            caller.location.msg_contents(text, from_obj=caller)
-        if target.location != caller.location or not caller.location:
-            target.msg(text)
+        told = tell_room(caller, text)
+        if target not in told:
+            send([target], text, from_obj=caller)

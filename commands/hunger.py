@@ -12,7 +12,7 @@ from rules import v5, v5_rouse
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, whole_number
+from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, send, whole_number
 from .dice_display import escape
 from .willpower import NotRerollable, remember_roll
 
@@ -45,8 +45,10 @@ def parse_rouse(text):
         raise DiceError("Say the power's level after 'for'.")
     count = 1
     if text:
-        if text.isascii() and text.isdigit():
-            count = whole_number(text, "The number of Rouse checks must be a whole number", v5_rouse.check_count)
+        # `-1` is a count (a bad one), not a character's name.
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            count = whole_number(text.lstrip("+"), "The number of Rouse checks must be a whole number",
+                                 v5_rouse.check_count, signed=True)
         elif who is None:
             who = text
         else:
@@ -165,7 +167,7 @@ class CmdRouse(DiceCommand):
             record["subject"] = target
         receivers = announce(caller, text, record=record)
         if target != caller and (receivers is None or target not in receivers):
-            target.msg(getattr(receivers, "text", None) or text)
+            send([target], getattr(receivers, "text", None) or text, from_obj=caller)
         if target == caller:
             remember_roll(caller, NotRerollable(
                 "A Rouse check is not rerolled with Willpower (Blood Potency rerolls it, for powers "
@@ -273,6 +275,9 @@ class CmdHunger(DiceCommand):
         if self.rhs is None:
             raise DiceError("Say by how much: +hunger/slake <character>=<amount>.")
         target, amount = self._target_and_number("amount")
+        # Bounded like every typed number: more than the highest Hunger slakes nothing more.
+        if amount > v5.MAX_HUNGER:
+            raise DiceError(f"Slake Hunger by 1 to {v5.MAX_HUNGER}.")
         old = target.hunger
         if old == 0:
             raise DiceError(f"{escape(target.key)}'s Hunger is already 0.")

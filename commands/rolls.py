@@ -47,6 +47,9 @@ def split_roll_args(text):
     return text, difficulty, willpower, comment
 
 
+MAX_SHARED = 10  # names after `=` in a private roll
+
+
 def split_shared(text):
     """
     Split off `=<name>, <name>` (whom a private roll is shown to), before pool parsing.
@@ -61,12 +64,21 @@ def split_shared(text):
     if "=" not in head:
         return text, []
     head, names = head.split("=", 1)
-    names = [name.strip() for name in names.split(",")]
+    names = [" ".join(name.split()) for name in names.split(",")]
     if not any(names):
         raise DiceError("Name the characters to share the roll with after '='.")
     if not all(names):
         raise DiceError("A name is missing in the list after '=' (names are separated by commas).")
-    return (head.rstrip() + " " + tail.strip()).strip(), names
+    # Once each (any case), and few: each name is a database search, and a list of 1,200
+    # names held the whole game for seconds. Counted before any search is made.
+    unique = []
+    for name in names:
+        if name.lower() not in (seen.lower() for seen in unique):
+            unique.append(name)
+        if len(unique) > MAX_SHARED:
+            raise DiceError(f"A private roll can be shown to at most {MAX_SHARED} characters by name "
+                            "(staff here always see it).")
+    return (head.rstrip() + " " + tail.strip()).strip(), unique
 
 
 def willpower_at_once(caller, result, rng, difficulty_given):
@@ -255,7 +267,8 @@ class CmdRoll(DiceCommand):
 
     Switches:
       private   - show the roll only to yourself, the characters named
-                  after = (they must be here) and staff in the room
+                  after = (they must be here; at most 10) and staff in
+                  the room
       willpower - after rolling, spend 1 Willpower to reroll up to three
                   regular dice under 6 (same as the /willpower ending)
       verify    - show the stored roll with that verification code
@@ -268,6 +281,7 @@ class CmdRoll(DiceCommand):
     standard abbreviations (str, dex, int, ...) or unique prefixes. A
     Specialty you have adds one die: str+brawl(grappling). The difficulty is
     the number of successes needed; without one, any success is a success.
+    0 successes never wins, not even vs 0: it is a total failure.
     Your current Hunger says how many of the dice are Hunger dice.
 
     The room sees the pool with each trait's value, your regular and Hunger

@@ -8,11 +8,18 @@ Critical, messy critical and bestial failure come from the leader's dice only. T
 every roll and the total.
 
 **Rulings**: a helper who has left the room when the leader rolls does not help (the roll
-says so); joining again replaces your pool; at most 10 helpers; an open teamwork roll lives
-in memory (`ndb`) and a server reload drops it. Leader and helpers may each reroll their own
-dice once with +willpower; the total is then worked out again and shown.
+says so); joining again replaces your pool; at most 10 helpers. One teamwork roll at a time:
+a character helps one roll at a time (`/leave` withdraws the help, from anywhere), cannot
+help while leading one and cannot lead while helping. An open teamwork roll lives in the
+database (an Attribute on the leader, and one on each helper naming the roll they help; see
+`commands.pending`): it survives `evennia reload` and a stop/start, and does not expire (the
+leader rolls or cancels it; a reconnecting leader or helper is told it is still open).
+Leader and helpers may each reroll their own dice once with +willpower; the total is then
+worked out again and shown.
 """
 
+import time
+import uuid
 from dataclasses import dataclass, field
 
 from rules import v5_contest
@@ -20,17 +27,23 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
+from . import pending as store
 from .dice_base import DiceCommand, announce, bestial_rule, find_character
 from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome, format_pool
 from .rolls import split_roll_args
 from .willpower import LastRoll, audience, format_reroll_successes, remember_roll
 
 PREFIX = "|w[Teamwork]|n"
+TEAM = "teamwork"  # on the leader (Attributes, category commands.pending.PENDING)
+HELPING = "teamwork_helping"  # on a helper: {"id", "leader"} of the roll they help
 
 
 @dataclass(eq=False)
 class Team:
-    """An open teamwork roll, kept on the leader's ndb until rolled or cancelled."""
+    """
+    An open teamwork roll, stored as plain data on the leader until rolled or cancelled
+    (`save`, `load_team`); this object is rebuilt from it when read.
+    """
 
     leader: object
     pool: object
@@ -38,10 +51,81 @@ class Team:
     comment: str = ""
     command: str = ""
     helpers: list = field(default_factory=list)  # [(character, pool)] in joining order
+    created: float = field(default_factory=time.time)
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @property
     def difficulty_given(self):
         return self.difficulty is not None
+
+    def to_data(self):
+        return {"id": self.id, "leader": self.leader, "pool": store.to_plain(self.pool),
+                "difficulty": self.difficulty, "comment": self.comment, "command": self.command,
+                "helpers": [[helper, store.to_plain(pool)] for helper, pool in self.helpers],
+                "created": float(self.created)}
+
+    @classmethod
+    def from_data(cls, data):
+        try:
+            team = cls(data["leader"], store.from_plain(data["pool"]), data.get("difficulty"),
+                       comment=data.get("comment", ""), command=data.get("command", ""),
+                       helpers=[(helper, store.from_plain(pool)) for helper, pool in data.get("helpers", ())
+                                if helper is not None],  # a deleted helper helps no more
+                       created=float(data.get("created", 0)), id=data["id"])
+        except Exception:  # noqa: BLE001 - damaged data is no open roll
+            return None
+        return team if team.leader is not None else None
+
+    def save(self):
+        store.save(self.leader, TEAM, self.to_data())
+
+    def helps(self, character):
+        return any(helper == character for helper, _ in self.helpers)
+
+
+def load_team(leader):
+    """The teamwork roll `leader` leads, or None."""
+    data = store.load(leader, TEAM)
+    return Team.from_data(data) if isinstance(data, dict) else None
+
+
+def helping(character):
+    """The teamwork roll `character` helps (still open and still listing them), or None."""
+    pointer = store.load(character, HELPING)
+    if not isinstance(pointer, dict):
+        return None
+    team = load_team(pointer.get("leader"))
+    if team is None or team.id != pointer.get("id") or not team.helps(character):
+        return None
+    return team
+
+
+def clear_team(team):
+    """Close `team`: the leader's roll and every helper's note that they help it."""
+    stored = store.load(team.leader, TEAM)
+    if isinstance(stored, dict) and stored.get("id") == team.id:
+        store.remove(team.leader, TEAM)
+    for helper, _ in team.helpers:
+        pointer = store.load(helper, HELPING)
+        if isinstance(pointer, dict) and pointer.get("id") == team.id:
+            store.remove(helper, HELPING)
+
+
+def pending_lines(character):
+    """The teamwork roll the character leads or helps, for the notice on connecting."""
+    lines = []
+    team = load_team(character)
+    if team is not None:
+        helpers = len(team.helpers)
+        lines.append(f"{PREFIX} Your teamwork roll is still open: {describe_pool(team.pool)}"
+                     + (f", vs {team.difficulty}" if team.difficulty_given else "")
+                     + f"; {helpers} helper{'s' if helpers != 1 else ''}. +teamwork/roll or +teamwork/cancel it.")
+    theirs = helping(character)
+    if theirs is not None:
+        pool = next(pool for helper, pool in theirs.helpers if helper == character)
+        lines.append(f"{PREFIX} You still help {escape(theirs.leader.key)}'s teamwork roll with "
+                     f"{describe_pool(pool)} (+teamwork/leave to stop).")
+    return lines
 
 
 def describe_pool(pool):
@@ -98,10 +182,9 @@ class TeamLastRoll(LastRoll):
 
 
 def tell_room(caller, text):
-    if caller.location:
-        caller.location.msg_contents(text, from_obj=caller)
-    else:
-        caller.msg(text)
+    from . import dice_base  # the one way out for player text (see dice_base.send)
+
+    dice_base.tell_room(caller, text)
 
 
 class CmdTeamwork(DiceCommand):
@@ -113,12 +196,14 @@ class CmdTeamwork(DiceCommand):
       +teamwork/join <leader>=<pool>
       +teamwork/roll
       +teamwork/cancel
+      +teamwork/leave
       +teamwork
 
     Switches:
       join   - help the leader here with your own pool
       roll   - (leader) roll: your pool and every helper's
       cancel - (leader) drop the teamwork roll
+      leave  - (helper) stop helping
 
     The leader opens the roll with their pool. Helpers in the same room join
     with their own pools; joining again changes your pool. When the leader
@@ -127,6 +212,10 @@ class CmdTeamwork(DiceCommand):
     with the difficulty. Critical, messy critical and bestial failure come
     from the leader's dice only. The room sees every roll and the total.
     Alone, +teamwork shows the roll you lead or help.
+
+    One teamwork roll at a time: you help one roll at a time (leave it
+    first to help another), and you do not help while you lead one, nor
+    lead while you help. An open teamwork roll survives a server reload.
 
     Examples:
       +teamwork int+investigation vs 4 # searching the archive
@@ -138,7 +227,7 @@ class CmdTeamwork(DiceCommand):
     key = "+teamwork"
     aliases = ["teamwork", "+team"]
     locks = "cmd:all()"
-    switch_options = ("join", "roll", "cancel")
+    switch_options = ("join", "roll", "cancel", "leave")
     usage = "+teamwork <pool> [vs <difficulty>], +teamwork/join <leader>=<pool>, +teamwork/roll"
 
     def run(self):
@@ -147,28 +236,34 @@ class CmdTeamwork(DiceCommand):
             raise DiceError("Only characters with a sheet roll teamwork.")
         switches = set(self.switches)
         if len(switches) > 1:
-            raise DiceError("Use one switch at a time: /join, /roll or /cancel.")
+            raise DiceError("Use one switch at a time: /join, /roll, /cancel or /leave.")
         if "join" in switches:
             self.join()
         elif "roll" in switches:
             self.roll()
         elif "cancel" in switches:
             self.cancel()
+        elif "leave" in switches:
+            self.leave()
         elif self.args.strip():
             self.open()
         else:
             self.status()
 
     def _my_team(self):
-        team = self.caller.ndb.teamwork
-        if not isinstance(team, Team):
+        team = load_team(self.caller)
+        if team is None:
             raise DiceError("You lead no teamwork roll: open one with +teamwork <pool> [vs <difficulty>].")
         return team
 
     def open(self):
         caller = self.caller
-        if isinstance(caller.ndb.teamwork, Team):
+        if load_team(caller) is not None:
             raise DiceError("You already lead a teamwork roll: +teamwork/roll or +teamwork/cancel it first.")
+        theirs = helping(caller)
+        if theirs is not None:
+            raise DiceError(f"You help {escape(theirs.leader.key)}'s teamwork roll: one at a time; "
+                            "+teamwork/leave it first.")
         text, difficulty, willpower, comment = split_roll_args(self.args)
         if willpower:
             raise DiceError("Spend Willpower after the roll, with +willpower.")
@@ -176,7 +271,7 @@ class CmdTeamwork(DiceCommand):
             raise DiceError("To help someone, use +teamwork/join <leader>=<pool>.")
         pool = build_pool(text, caller.trait_table())
         team = Team(caller, pool, difficulty, comment=comment, command=self.raw_string.strip())
-        caller.ndb.teamwork = team
+        team.save()
         line = f"{PREFIX} {escape(caller.key)} leads a teamwork roll: {describe_pool(pool)}"
         if difficulty is not None:
             line += f", vs {difficulty}"
@@ -192,9 +287,16 @@ class CmdTeamwork(DiceCommand):
         leader = find_character(caller, self.lhs, room_only=True)
         if leader == caller:
             raise DiceError("You lead this teamwork roll; helpers join it.")
-        team = leader.ndb.teamwork
-        if not isinstance(team, Team):
+        team = load_team(leader)
+        if team is None:
             raise DiceError(f"{escape(leader.key)} has no teamwork roll open.")
+        if load_team(caller) is not None:
+            raise DiceError("You lead a teamwork roll: one at a time; +teamwork/roll or +teamwork/cancel "
+                            "yours before you help another.")
+        theirs = helping(caller)
+        if theirs is not None and theirs.id != team.id:
+            raise DiceError(f"You already help {escape(theirs.leader.key)}'s teamwork roll: one at a time; "
+                            "+teamwork/leave it first.")
         if not self.rhs.strip():
             raise DiceError("Say what you roll to help: +teamwork/join <leader>=<pool>.")
         pool = build_pool(self.rhs, caller.trait_table())
@@ -208,6 +310,8 @@ class CmdTeamwork(DiceCommand):
                 raise DiceError(f"{escape(leader.key)}'s teamwork roll already has {v5_contest.MAX_HELPERS} helpers.")
             team.helpers.append((caller, pool))
             verb = "joins with"
+        team.save()
+        store.save(caller, HELPING, {"id": team.id, "leader": leader})
         tell_room(caller, f"{PREFIX} {escape(caller.key)} {verb} {describe_pool(pool)} "
                           f"in {escape(leader.key)}'s teamwork roll.")
 
@@ -219,7 +323,7 @@ class CmdTeamwork(DiceCommand):
         present = [(helper, pool) for helper, pool in team.helpers if helper.location == caller.location]
         absent = [helper.key for helper, _ in team.helpers if helper.location != caller.location]
         difficulty = team.difficulty if team.difficulty_given else 1
-        caller.ndb.teamwork = None
+        clear_team(team)
         result = v5_contest.roll_teamwork(
             (team.pool.dice, caller.hunger),
             [(pool.dice, helper.hunger) for helper, pool in present],
@@ -253,31 +357,43 @@ class CmdTeamwork(DiceCommand):
         entry = getattr(receivers, "entry", None)
         state = {"team": result}
         everyone = [caller] + [helper for helper, _ in present]
+        shared_id = uuid.uuid4().hex
         for index, character in enumerate(everyone):
             summary = ("their dice in their teamwork roll" if index == 0
                        else f"their dice in {escape(caller.key)}'s teamwork roll")
-            remember_roll(character, TeamLastRoll(
+            last = TeamLastRoll(
                 state, index, summary=summary, difficulty_given=team.difficulty_given, private=False,
-                receivers=receivers, record=record, entry=entry))
+                receivers=receivers, record=record, entry=entry)
+            last.shared_id, last.sharers = shared_id, everyone
+            remember_roll(character, last)
 
     def cancel(self):
         caller = self.caller
         if self.args.strip():
             raise DiceError("/cancel takes nothing after it.")
-        self._my_team()
-        caller.ndb.teamwork = None
+        clear_team(self._my_team())
         tell_room(caller, f"{PREFIX} {escape(caller.key)} cancels the teamwork roll.")
+
+    def leave(self):
+        caller = self.caller
+        if self.args.strip():
+            raise DiceError("/leave takes nothing after it.")
+        team = helping(caller)
+        if team is None:
+            raise DiceError("You help no teamwork roll.")
+        team.helpers = [(helper, pool) for helper, pool in team.helpers if helper != caller]
+        team.save()
+        store.remove(caller, HELPING)
+        text = f"{PREFIX} {escape(caller.key)} stops helping {escape(team.leader.key)}'s teamwork roll."
+        if team.leader.location != caller.location:
+            store.notify(team.leader, text)
+        tell_room(caller, text)
 
     def status(self):
         caller = self.caller
-        team = caller.ndb.teamwork
-        if not isinstance(team, Team):
-            helping = [obj for obj in (caller.location.contents if caller.location else [])
-                       if isinstance(obj.ndb.teamwork, Team)
-                       and any(helper == caller for helper, _ in obj.ndb.teamwork.helpers)]
-            if not helping:
-                raise DiceError("You lead and help no teamwork roll. Say what to roll to open one.")
-            team = helping[0].ndb.teamwork
+        team = load_team(caller) or helping(caller)
+        if team is None:
+            raise DiceError("You lead and help no teamwork roll. Say what to roll to open one.")
         lines = [f"{PREFIX} {escape(team.leader.key)} leads: {describe_pool(team.pool)}"
                  + (f", vs {team.difficulty}" if team.difficulty_given else "")]
         for helper, pool in team.helpers:

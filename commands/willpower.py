@@ -1,9 +1,13 @@
 """
 +willpower: spend one Willpower to reroll up to three regular dice of your last roll.
 
-Every rolling command remembers the caller's last roll with `remember_roll` (in memory, on
-`caller.ndb`): a `LastRoll` says what was rolled, to whom it was shown, and what a reroll
-changes besides the dice (an extended roll's total, a contest's winner, a team's total).
+Every rolling command remembers the caller's last roll with `remember_roll`: a `LastRoll`
+says what was rolled, to whom it was shown, and what a reroll changes besides the dice (an
+extended roll's total, a contest's winner, a team's total). It is kept in the database (an
+Attribute, see `commands.pending`) as plain data and rebuilt when read, so the 10-minute
+window survives `evennia reload` and a stop/start (it is wall-clock time: it runs on while the
+server is down). The rolls of a contest or a teamwork roll share their state (the contest, the
+team's dice): a reroll by one participant is written into the others' kept rolls too.
 
 **Rulings** (RULES.md §1 and V5 core):
 - Only the caller's own last roll, made within the last 10 minutes, once per roll; never
@@ -20,6 +24,7 @@ changes besides the dice (an extended roll's total, a contest's winner, a team's
   the roll, it is refused and nothing is spent.
 """
 
+import importlib
 import re
 import time
 
@@ -27,10 +32,12 @@ from rules import v5, v5_odds
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
+from . import pending
 from .dice_base import DiceCommand, announce, staff_in_room
 from .dice_display import PREFIX, PRIVATE_PREFIX, escape, format_faces, format_reroll, regular_face
 
 REROLL_WINDOW = 600  # seconds: a Willpower reroll follows the roll it changes
+LAST_ROLL = "last_roll"  # the Attribute (category commands.pending.PENDING)
 _FACES = re.compile(r"^\d+(?:[\s,]+\d+)*$")
 
 
@@ -50,6 +57,9 @@ class LastRoll:
 
     rerollable = True
     reason = ""
+    # A contest's or teamwork roll's participants share `state`: see `share_state`.
+    shared_id = None
+    sharers = ()
 
     def __init__(self, result=None, summary="", difficulty_given=True, private=False, receivers=(),
                  record=None, entry=None, when=None):
@@ -77,6 +87,38 @@ class LastRoll:
     def format_reroll(self, before, after, label):
         """The reroll's lines (which dice, the new dice and outcome)."""
         return format_reroll(before, after, label, self.difficulty_given)
+
+    # ------------------------------------------------------------ stored as plain data
+
+    def to_data(self):
+        """Plain data for an Attribute: the class's name and its fields (see pending.to_plain)."""
+        fields = dict(vars(self))
+        # The record was only for the roll log, already written; the entry is kept by its id.
+        fields.pop("record", None)
+        entry = fields.get("entry")
+        fields["entry"] = getattr(entry, "id", entry)
+        fields["receivers"] = [obj for obj in fields.get("receivers", ()) if obj is not None]
+        cls = type(self)
+        return {"class": f"{cls.__module__}:{cls.__qualname__}", "fields": pending.to_plain(fields)}
+
+    @classmethod
+    def from_data(cls, data):
+        """The LastRoll stored by `to_data`, or None for anything unreadable."""
+        try:
+            module, _, name = data["class"].partition(":")
+            if not module.startswith("commands."):
+                return None
+            found = getattr(importlib.import_module(module), name)
+            if not (isinstance(found, type) and issubclass(found, LastRoll)):
+                return None
+            last = found.__new__(found)
+            fields = pending.from_plain(data["fields"])
+            fields["receivers"] = [obj for obj in fields.get("receivers", ()) if obj is not None]
+            fields.setdefault("record", None)
+            last.__dict__.update(fields)
+            return last
+        except Exception:  # noqa: BLE001 - an old or damaged value is no roll to reroll
+            return None
 
 
 class NotRerollable(LastRoll):
@@ -112,9 +154,55 @@ def audience(caller, private, shared_with=()):
 
 
 def remember_roll(caller, last):
-    """Make `last` the caller's last roll (what +willpower acts on)."""
-    caller.ndb.last_roll = last
+    """Make `last` the caller's last roll (what +willpower acts on), kept in the database."""
+    pending.save(caller, LAST_ROLL, last.to_data())
     return last
+
+
+def last_roll(character):
+    """The character's kept last roll (a LastRoll rebuilt from the database), or None."""
+    data = pending.load(character, LAST_ROLL)
+    return LastRoll.from_data(data) if isinstance(data, dict) else None
+
+
+def share_state(owner, last):
+    """
+    After `owner` rerolled `last`, write its shared state into the kept rolls of the others
+    who share it (only where that roll is still their last one).
+    """
+    if last.shared_id is None:
+        return
+    for other in last.sharers:
+        if other is None or other == owner:
+            continue
+        theirs = last_roll(other)
+        if theirs is not None and theirs.shared_id == last.shared_id:
+            theirs.state = last.state
+            remember_roll(other, theirs)
+
+
+def pending_lines(character):
+    """The +willpower window of the character's last roll, for the notice on connecting."""
+    last = last_roll(character)
+    if last is None or not last.rerollable:
+        return []
+    try:
+        last.check()
+        rerolled = bool(last.current().rerolled)
+    except Exception:  # noqa: BLE001 - a roll whose context is gone is not pending
+        return []
+    if rerolled:
+        return []
+    left = REROLL_WINDOW - (time.time() - last.time)
+    if left > 0:
+        return [f"{PREFIX} You may still reroll your last roll ({last.summary}) with +willpower "
+                f"for {pending.minutes(left)}."]
+    if not getattr(last, "closed_told", False):
+        last.closed_told = True
+        remember_roll(character, last)
+        return [f"{PREFIX} The {REROLL_WINDOW // 60} minutes to reroll your last roll ({last.summary}) "
+                "with +willpower ran out."]
+    return []
 
 
 def rerollable_roll(caller):
@@ -124,8 +212,8 @@ def rerollable_roll(caller):
     Raises:
         DiceError: no recent roll, too old, not rerollable, or already rerolled.
     """
-    last = caller.ndb.last_roll
-    if not isinstance(last, LastRoll):
+    last = last_roll(caller)
+    if last is None:
         raise DiceError("You have no recent roll to reroll.")
     if time.time() - last.time > REROLL_WINDOW:
         raise DiceError(f"Your last roll was more than {REROLL_WINDOW // 60} minutes ago; "
@@ -235,6 +323,8 @@ class CmdWillpower(DiceCommand):
         caller.spend_willpower()
         new = v5.reroll(result, picks, rng=get_rng())
         extra = last.apply(new)
+        remember_roll(caller, last)
+        share_state(caller, last)
         prefix = PRIVATE_PREFIX if last.private else PREFIX
         lines = [f"{prefix} {escape(caller.key)} spends Willpower to reroll: {last.summary}",
                  last.format_reroll(result, new, label)]

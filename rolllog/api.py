@@ -120,9 +120,26 @@ def _jsonable(value):
         return str(value)
 
 
-def _is_listener(obj):
-    """Characters (puppeted or not) count as having been shown a roll; exits and things don't."""
-    return bool(getattr(obj, "has_account", False)) or hasattr(obj, "trait_table")
+def _connected(obj):
+    """Whether someone is playing `obj` now (it has a session): only they can see a message."""
+    try:
+        return bool(obj.sessions.count())
+    except AttributeError:
+        return bool(getattr(obj, "has_account", False))
+
+
+def _saw_it(obj, caller, room):
+    """
+    Whether `obj`, a receiver, goes on the entry's "seen by" (its `receivers`): the roller,
+    and characters that were connected and in the room. An offline character in the room got
+    nothing, so it must not later read the roll on the web page as one it was shown; exits and
+    things are never listed.
+    """
+    if obj is caller or obj == caller:
+        return True
+    if not _connected(obj):
+        return False
+    return room is None or getattr(obj, "location", None) == room
 
 
 def _int_or_none(value):
@@ -200,9 +217,12 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         caller: the character who rolled (or the staff member rolling for `record["subject"]`).
         record (dict): what was rolled (see the module docstring).
         private (bool): shown only to `receivers`.
-        receivers: everyone who is shown it (for a public roll, the room's contents).
+        receivers: everyone who is shown it (for a public roll, the room's contents); the
+            entry's "seen by" keeps the roller and those of them that were connected and in
+            the room (`_saw_it`).
         shared_with: the characters a private roll was explicitly shared with.
-        text (str): what is shown (colour markup allowed); stored with the code appended.
+        text (str): what is shown (colour markup allowed, player text already escaped);
+            stored with the code appended, exactly as `announce` then sends it.
         room: where it happened (default: the caller's location).
     """
     record = dict(record or {})
@@ -250,7 +270,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
 
     listeners = []
     for obj in receivers:
-        if obj is not None and obj not in listeners and (private or _is_listener(obj)):
+        if obj is not None and obj not in listeners and _saw_it(obj, caller, room):
             listeners.append(obj)
 
     entry = RollEntry(

@@ -167,7 +167,7 @@ def parse(expression):
         number = _NUMBER.match(text, pos)
         name = _NAME.match(text, pos)
         if number:
-            digits = number.group()
+            digits = number.group().lstrip("0") or "0"  # `0003` is 3 dice
             if len(digits) > 3:
                 raise PoolError(f"'{digits}' is far too many dice; pools are limited to {MAX_POOL}.")
             terms.append(Term(sign=sign, number=int(digits)))

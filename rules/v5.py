@@ -6,16 +6,16 @@ Counting: each face 6-10 is a success; every pair of 10s, regular or Hunger in a
 
 Outcome, for a roll against a difficulty (successes needed, 0 and up):
 
-- win: successes >= difficulty; margin = successes - difficulty, labelled on a win
-  0 "bare success", 1-2 "solid success", 3+ "exceptional success".
+- win: successes >= difficulty and at least one success; margin = successes - difficulty,
+  labelled on a win 0 "bare success", 1-2 "solid success", 3+ "exceptional success".
+  **Ruling** (RULES.md §1): 0 successes never wins, not even at difficulty 0.
 - critical: a win with at least one pair of 10s.
 - messy critical: a critical where at least one of the 10s is on a Hunger die.
 - bestial failure, rule "official" (V5 core, the default): the roll does not win and at
   least one Hunger die shows 1. Rule "total_failure" (seed 004's words, chosen with the
   setting V5_BESTIAL_FAILURE): 0 successes and at least one Hunger die was rolled.
-- total failure: 0 successes on a roll that does not win.
-  **Ruling**: at difficulty 0 a roll always wins, so 0 successes there is a bare success,
-  not a total failure (a roll is never both a win and a failure).
+- total failure: 0 successes, at any difficulty (difficulty 0 included: such a roll does not
+  win, so with a Hunger die showing 1 it is also a bestial failure under "official").
 
 Willpower reroll: up to 3 regular dice, never Hunger dice, once per roll; the new faces are
 evaluated again as a whole roll. Strategies choose the dice (see `choose_reroll`).
@@ -148,7 +148,7 @@ def evaluate(regular, hunger, difficulty, bestial_rule="official"):
     Args:
         regular (iterable of int): faces of the regular dice.
         hunger (iterable of int): faces of the Hunger dice.
-        difficulty (int): successes needed, 0 and up.
+        difficulty (int): successes needed, 0 and up; 0 successes never wins, even at 0.
         bestial_rule (str): "official" or "total_failure" (see module docstring).
 
     Returns:
@@ -165,14 +165,14 @@ def evaluate(regular, hunger, difficulty, bestial_rule="official"):
     check_bestial_rule(bestial_rule)
 
     successes = count_successes(regular + hunger)
-    win = successes >= difficulty
+    win = successes >= max(difficulty, 1)
     tens = regular.count(10) + hunger.count(10)
     critical = win and tens >= 2
     messy = critical and 10 in hunger
     if bestial_rule == "official":
         bestial = not win and 1 in hunger
     else:
-        bestial = not win and successes == 0 and len(hunger) > 0
+        bestial = successes == 0 and len(hunger) > 0
     return V5Result(
         regular=regular,
         hunger=hunger,
@@ -183,7 +183,7 @@ def evaluate(regular, hunger, difficulty, bestial_rule="official"):
         critical=critical,
         messy_critical=messy,
         bestial_failure=bestial,
-        total_failure=successes == 0 and not win,
+        total_failure=successes == 0,
         bestial_rule=bestial_rule,
     )
 

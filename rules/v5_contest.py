@@ -12,14 +12,20 @@ they mean in the contest (a messy critical only for the winner, a bestial failur
 the loser with a Hunger 1), and a Willpower reroll of one side (`rules.v5.reroll`, any
 strategy, `best` included) aims at winning the contest. After a side is rerolled the
 contest is scored again (`replace_side`): the other side's needs change with it.
+0 successes never wins a roll (RULES.md §1), so on a tie at 0-0 the defender wins the contest
+(`winner`, `tie`) while both sides' own results are total failures (and bestial failures
+with a Hunger 1 showing, under the official reading).
 
 **Teamwork.** The leader rolls their pool; each helper rolls their own pool with their own
 Hunger; every helper's successes are added to the leader's, and the total is compared with
 the difficulty. Critical, messy critical and bestial failure come from the leader's dice
-only (a critical is a team win with a pair of 10s among the leader's dice). Total failure:
-no successes at all on the team. As for contests, each participant's result is evaluated
-against what they need for the team to win (the difficulty minus everyone else's
-successes, at least 0), so Willpower strategies work for leader and helpers alike.
+only (a critical is a team win with a pair of 10s among the leader's dice; a bestial
+failure is a team roll that does not win with a Hunger 1 among the leader's dice, or, under
+"total_failure", with 0 successes from a leader who rolled Hunger dice). The team wins with
+a total >= the difficulty and at least one success (0 successes never wins, RULES.md §1).
+Total failure: no successes at all on the team. As for contests, each participant's result
+is evaluated against what they need for the team to win (the difficulty minus everyone
+else's successes, at least 0), so Willpower strategies work for leader and helpers alike.
 
 Evaluation functions take explicit faces; rolling draws the attacker's (leader's) dice first,
 then the defender's (each helper's, in order), regular dice before Hunger dice.
@@ -140,18 +146,21 @@ def score_teamwork(leader, helpers, difficulty):
     scored = tuple(
         v5.rescore(result, max(0, difficulty - (total - result.successes))) for result in everyone
     )
-    leader = scored[0]  # its win, critical, messy and bestial flags are the team's
+    leader = scored[0]  # its critical, messy and bestial flags are the team's
+    win = total >= max(difficulty, 1)
     return TeamworkResult(
         leader=leader,
         helpers=scored[1:],
         difficulty=difficulty,
         successes=total,
-        win=total >= difficulty,
+        win=win,
         margin=total - difficulty,
         critical=leader.critical,
         messy_critical=leader.messy_critical,
-        bestial_failure=leader.bestial_failure,
-        total_failure=total == 0 and total < difficulty,
+        # A leader with 0 successes does not win its own roll even when the helpers carry
+        # the team: the team's bestial failure needs the team to fail.
+        bestial_failure=leader.bestial_failure and not win,
+        total_failure=total == 0,
     )
 
 

@@ -9,9 +9,10 @@ roll, so faces fall into categories that evaluate alike:
 
 A roll's outcome depends only on s (non-ten successes), t (tens, both kinds), whether a Hunger
 die shows 1 and whether a Hunger die shows 10: successes = s + t + 2*(t//2); win = successes
->= difficulty; critical = win and t >= 2; messy = critical and a Hunger 10; total failure = 0
-successes and no win; bestial failure = no win and a Hunger 1 ("official"), or a total failure
-with Hunger dice rolled ("total_failure").
+>= max(difficulty, 1) (0 successes never wins, not even at difficulty 0: RULES.md §1);
+critical = win and t >= 2; messy = critical and a Hunger 10; total failure = 0 successes (at
+any difficulty); bestial failure = no win and a Hunger 1 ("official"), or a total failure with
+Hunger dice rolled ("total_failure").
 
 All counts are integers over 10**(dice rolled); a Fraction is made only at the end. The ≤ 5
 Hunger dice are enumerated by category counts; the regular dice are summed over their number
@@ -113,6 +114,7 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
         10**(regular_n + hunger_n), except expected_successes: successes summed over all ways.
     """
     win = critical = messy = bestial = expected = 0
+    needed = max(difficulty, 1)  # 0 successes never wins, not even at difficulty 0
     rows = _regular_rows(regular_n)
     regular_ways = 10**regular_n
     for s_h, t_h, one_h, ways_h in _hunger_states(hunger_n):
@@ -122,7 +124,7 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
         for t_r, tails, success_sum in rows:
             tens = t0 + t_r
             bonus = tens + 2 * (tens // 2)
-            need = difficulty - s0 - bonus
+            need = needed - s0 - bonus
             ways = tails[0 if need <= 0 else min(need, len(tails) - 1)]
             won += ways
             if tens >= 2:
@@ -137,9 +139,8 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
         expected += ways_h * success_total
     fresh = regular_n + hunger_n
     # 0 successes: nothing kept shows a success and every fresh die fails (5 faces each,
-    # Hunger 1 included); it is a failure unless the difficulty is 0.
-    zero = _REG_FAIL**fresh if kept_s == 0 and kept_t == 0 else 0
-    total_failure = zero if difficulty > 0 else 0
+    # Hunger 1 included); a total failure at any difficulty.
+    total_failure = _REG_FAIL**fresh if kept_s == 0 and kept_t == 0 else 0
     if bestial_rule == "total_failure":
         bestial = total_failure if has_hunger else 0
     counts = {

@@ -11,6 +11,7 @@ Ranges (a value outside is refused with a message, never clamped on the way in):
 - Willpower: maximum Composure + Resolve; Health: maximum Stamina + 3. Each has Superficial
   and Aggravated damage, together at most the maximum. When a lower Attribute shrinks a
   maximum, stored damage is read clamped to it (values are clamped to their ranges).
+  **Ruling**: Aggravated damage is kept first (it is the worse), Superficial fills the rest.
 
 A Specialty needs at least one dot in its Skill.
 """
@@ -153,6 +154,10 @@ def clamp_all(values):
     for trait in ("stains", "willpower aggravated", "willpower superficial",
                   "health aggravated", "health superficial"):
         low, high = limits(trait, values)
+        if trait.endswith("aggravated"):
+            # Aggravated damage is kept first: it fits in the whole track, and Superficial
+            # damage (clamped next) fills what is left.
+            high = willpower_max(values) if trait.startswith("willpower") else health_max(values)
         values[trait] = min(max(values[trait], low), high)
     return values
 

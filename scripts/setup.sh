@@ -5,8 +5,8 @@
 #   scripts/setup.sh            run it (the other scripts do this for you)
 #   source scripts/setup.sh     the same, and .venv/bin is then first on PATH
 #
-# Idempotent: re-installs only when pyproject.toml (or the extras) changed; silent when
-# there is nothing to do.
+# Idempotent: re-installs (and byte-compiles) only when pyproject.toml (or the extras)
+# changed; silent when there is nothing to do.
 #
 # Environment (all optional):
 #   PYTHON=/path/to/python3   the interpreter for a new .venv (3.12 or newer)
@@ -17,6 +17,7 @@
 _st_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 _st_venv="$_st_repo/.venv"
 _st_stamp="$_st_venv/.storyteller-setup.stamp"
+_st_compiled="$_st_venv/.storyteller-compiled.stamp"
 
 _st_say() { echo "setup: $*" >&2; }
 
@@ -120,6 +121,24 @@ EOF
         _st_install "$extras" || return 1
         echo "$want" >"$_st_stamp"
         _st_say "installed in $((SECONDS - t0)) s"
+    fi
+
+    # 2b. Byte-compile the environment and the project, once per install. uv installs no .pyc
+    #     files, so the first start compiled ~5,000 modules of Django, Twisted and Evennia
+    #     while the Portal and the Server were loading, which is what made a first start on a
+    #     loaded or 1-vCPU machine slow. Later edits to the project are recompiled by Python
+    #     as usual on import. Errors (a package's deliberately broken test files) don't matter.
+    if [ ! -f "$_st_compiled" ] || [ "$(cat "$_st_compiled")" != "$want" ]; then
+        _st_say "byte-compiling .venv and the project (once per install) ..."
+        t0=$SECONDS
+        "$_st_venv/bin/python" -m compileall -qq -j 0 \
+            "$("$_st_venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+            >/dev/null 2>&1 || true
+        "$_st_venv/bin/python" -m compileall -qq -j 0 \
+            -x '(^|/)(\.venv|\.git|node_modules|mutants|\.pytest_cache)(/|$)' "$_st_repo" \
+            >/dev/null 2>&1 || true
+        echo "$want" >"$_st_compiled"
+        _st_say "byte-compiled in $((SECONDS - t0)) s"
     fi
 
     # 3. What a fresh clone of the game dir lacks (both are git-ignored).

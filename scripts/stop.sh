@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
 # Stop the game server started by scripts/start.sh (Portal and Server).
+#
+# Also stops a Portal or Server that is still loading or no longer answers (found by its
+# command line, see scripts/gamectl.py), which `evennia stop` cannot reach: first politely
+# (`evennia stop`), then SIGTERM, then SIGKILL. GAME_RUN_DIR: as for scripts/start.sh.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -7,22 +11,46 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 cd game
 
-pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1" 2>/dev/null)" 2>/dev/null; }
+PY="$REPO_DIR/.venv/bin/python"
+CTL="$REPO_DIR/scripts/gamectl.py"
+if [ -n "${GAME_RUN_DIR:-}" ]; then
+    RUN_DIR="$(cd "$GAME_RUN_DIR" && pwd)"
+else
+    RUN_DIR="$REPO_DIR/game/server"
+fi
 
-if ! pid_alive server/portal.pid && ! pid_alive server/server.pid; then
+pids="$("$PY" "$CTL" pids "$RUN_DIR")"
+if [ -z "$pids" ]; then
+    rm -f "$RUN_DIR/portal.pid" "$RUN_DIR/server.pid"  # stale, if any
     echo "The game is not running."
     exit 0
 fi
-pids="$(cat server/portal.pid server/server.pid 2>/dev/null || true)"
-evennia stop
-# Wait until the processes are gone (their pid files go a little before they do).
-for _ in $(seq 1 60); do
-    alive=""
+"$PY" "$REPO_DIR/scripts/launcher.py" stop </dev/null || true
+
+alive() {
+    local pid left=""
     for pid in $pids; do
-        kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
+        kill -0 "$pid" 2>/dev/null && left="$left $pid"
     done
-    [ -z "$alive" ] && exit 0
-    sleep 0.5
+    echo "$left"
+}
+# Wait until the processes are gone (their pid files go a little before they do).
+for sig in "" TERM KILL; do
+    if [ -n "$sig" ]; then
+        left="$(alive)"
+        [ -n "$left" ] || break
+        echo "stop: sending SIG$sig to$left" >&2
+        # shellcheck disable=SC2086
+        kill -s "$sig" $left 2>/dev/null || true
+    fi
+    for _ in $(seq 1 $([ -z "$sig" ] && echo 60 || echo 20)); do
+        [ -z "$(alive)" ] && break 2
+        sleep 0.5
+    done
 done
-echo "stop: the Portal/Server did not stop within 30 s; try: (cd game && ../.venv/bin/evennia kill)" >&2
-exit 1
+if [ -n "$(alive)" ]; then
+    echo "stop: processes$(alive) did not stop." >&2
+    exit 1
+fi
+rm -f "$RUN_DIR/portal.pid" "$RUN_DIR/server.pid"
+echo "Stopped."

@@ -40,3 +40,45 @@ class TableTest(EvenniaCommandTest):
         self.assertEqual(out.count("\n"), 0, out)
         self.assertIn(" Usage: ", out)
         return out
+
+
+
+class Connected:
+    """
+    Mixin for an `EvenniaTest`: `self.connect(account, character)` gives `character` a live
+    session, as a player logged in and playing it, so it counts as connected (its `sessions`),
+    like the test's own session for `self.account`. Sessions end before the test's tear-down.
+    """
+
+    def connect(self, account, character):
+        import evennia
+        from evennia.server.serversession import ServerSession
+
+        sessid = 2 + len(self.__dict__.setdefault("_connected", []))
+        dummy = ServerSession()
+        dummy.init_session("telnet", ("localhost", f"testmode{sessid}"), evennia.SESSION_HANDLER)
+        dummy.sessid = sessid
+        evennia.SESSION_HANDLER.portal_connect(dummy.get_sync_data())
+        session = evennia.SESSION_HANDLER.session_from_sessid(sessid)
+        evennia.SESSION_HANDLER.login(session, account, testmode=True)
+        character.sessions.add(session)
+        session.puid = character.id
+        session.puppet = character
+        self._connected.append((character, session))
+        return session
+
+    def disconnect(self, character):
+        import evennia
+
+        for char, session in list(self.__dict__.get("_connected", [])):
+            if char == character:
+                char.sessions.remove(session)
+                session.puid = None
+                session.puppet = None
+                evennia.SESSION_HANDLER.pop(session.sessid, None)
+                self._connected.remove((char, session))
+
+    def tearDown(self):
+        for character, _ in list(self.__dict__.get("_connected", [])):
+            self.disconnect(character)
+        super().tearDown()

@@ -26,6 +26,7 @@ GARBAGE = [
 VALID = {
     "+frenzy": {"", "vs 3", "#", "# only a comment"},  # a frenzy test (a difficulty, a comment)
     "+rouse": {""},  # one Rouse check
+    "+contest": {"dex vs Char"},  # Char2 challenges Char: a real challenge, stored in the database
 }
 SHORT = ["", "=", "nobody", "x" * 300, "|r", "-x", "dex vs", "51"]
 BOGUS_SWITCHES = ["/nosuch", "/private/nosuch", "/ext/stat"]

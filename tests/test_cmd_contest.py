@@ -3,15 +3,15 @@
 from unittest import mock
 
 from commands import contest as contest_module
-from commands.contest import CmdContest
+from commands.contest import INCOMING, OUTGOING, CmdContest, load_challenge
 
 from .table_helpers import TableTest
 
 NPC_ROLL = (
-    "[Contest] Char vs Opposition # chase\n"
+    "[Contest] Char vs Opposition (staff: Char) # chase\n"
     "  Char: Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
     "    Dice: 2 6 10  Hunger: 1 10  =>  5 successes: messy critical\n"
-    "  Opposition: 6 dice, Hunger 2\n"
+    "  Opposition (staff: Char): 6 dice, Hunger 2\n"
     "    Dice: 6 7 8 9  Hunger: 1 2  =>  4 successes: bestial failure\n"
     "  => Char wins by 1 (5 to 4)."
 )
@@ -26,18 +26,18 @@ class TestContestAgainstDice(TableTest):
     def test_tie_goes_to_the_defender_and_is_shown(self):
         # A plain player may roll against opposition dice; the opposition defends.
         self.do(CmdContest, "com+res vs 4", [6, 7, 2, 3, 1, 6, 7, 2, 2], {
-            self.char1: "[Contest] Char2 vs Opposition\n"
+            self.char1: "[Contest] Char2 vs Opposition (set by Char2)\n"
             "  Char2: Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1\n"
             "    Dice: 6 7 2 3  Hunger: 1  =>  2 successes: bestial failure\n"
-            "  Opposition: 4 dice, Hunger 0\n"
+            "  Opposition (set by Char2): 4 dice, Hunger 0\n"
             "    Dice: 6 7 2 2  =>  2 successes\n"
-            "  => Tie at 2 successes: Opposition wins (ties go to the defender).",
+            "  => Tie at 2 successes: Opposition (set by Char2) wins (ties go to the defender).",
         }, caller=self.char2)
 
     def test_defend_switch_makes_you_the_defender(self):
         self.do(CmdContest, "/defend dex vs 3", [6, 7, 2, 6, 8, 3], {
-            self.char2: "[Contest] Opposition vs Char\n"
-            "  Opposition: 3 dice, Hunger 0\n"
+            self.char2: "[Contest] Opposition (staff: Char) vs Char\n"
+            "  Opposition (staff: Char): 3 dice, Hunger 0\n"
             "    Dice: 6 7 2  =>  2 successes\n"
             "  Char: Dexterity 3 (3 dice), Hunger 2\n"
             "    Dice: 6  Hunger: 8 3  =>  2 successes\n"
@@ -46,12 +46,12 @@ class TestContestAgainstDice(TableTest):
 
     def test_staff_roll_an_npc_on_the_left(self):
         self.do(CmdContest, "4 hunger 1 vs 3 hunger 3", [10, 10, 6, 2, 1, 1, 2], {
-            self.char2: "[Contest] NPC vs Opposition\n"
-            "  NPC: 4 dice, Hunger 1\n"
+            self.char2: "[Contest] NPC (staff: Char) vs Opposition (staff: Char)\n"
+            "  NPC (staff: Char): 4 dice, Hunger 1\n"
             "    Dice: 10 10 6  Hunger: 2  =>  5 successes: critical success\n"
-            "  Opposition: 3 dice, Hunger 3\n"
+            "  Opposition (staff: Char): 3 dice, Hunger 3\n"
             "    Hunger: 1 1 2  =>  0 successes: bestial failure\n"
-            "  => NPC wins by 5 (5 to 0).",
+            "  => NPC (staff: Char) wins by 5 (5 to 0).",
         })
 
     def test_a_player_never_states_their_own_hunger(self):
@@ -78,7 +78,22 @@ class TestContestAgainstDice(TableTest):
             self.refused(CmdContest, args, message)
 
 
+def incoming(character):
+    return load_challenge(character, INCOMING)
+
+
+def outgoing(character):
+    return load_challenge(character, OUTGOING)
+
+
 class TestChallenge(TableTest):
+    def setUp(self):
+        super().setUp()
+        # Both players are at their keyboards here (notices for absent players: test_pending_state).
+        patcher = mock.patch("commands.pending.connected", return_value=True)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
     def challenge(self, args="dex+athletics vs Char2 # arm wrestling"):
         with mock.patch.object(contest_module, "delay") as delay:
             out = self.do(CmdContest, args, [], {self.char2: "[Contest] Char challenges Char2: "
@@ -88,8 +103,8 @@ class TestChallenge(TableTest):
         self.assertEqual(delay.call_count, 1)
         timeout, callback, challenge = delay.call_args.args
         self.assertEqual((timeout, callback), (300, contest_module.expire_challenge))
-        self.assertIs(self.char2.ndb.contest_challenge, challenge)
-        self.assertIs(self.char1.ndb.contest_outgoing, challenge)
+        self.assertEqual(incoming(self.char2).id, challenge.id)
+        self.assertEqual(outgoing(self.char1).id, challenge.id)
         return challenge, out
 
     def test_answer_rolls_both_and_both_see_the_result(self):
@@ -104,8 +119,8 @@ class TestChallenge(TableTest):
         )
         self.do(CmdContest, "/answer com+res", [6, 7, 8, 9, 10, 1, 6, 7, 8, 10],
                 {self.char1: expected, self.char2: expected}, caller=self.char2)
-        self.assertIsNone(self.char2.ndb.contest_challenge)
-        self.assertIsNone(self.char1.ndb.contest_outgoing)
+        self.assertIsNone(incoming(self.char2))
+        self.assertIsNone(outgoing(self.char1))
         self.refused(CmdContest, "/answer com+res", "No one has challenged you.", caller=self.char2)
 
     def test_each_side_rolls_with_its_own_hunger_at_answer_time(self):
@@ -120,7 +135,7 @@ class TestChallenge(TableTest):
         self.challenge()
         self.do(CmdContest, "/decline", [], {self.char1: "[Contest] Char2 declines Char's challenge."},
                 caller=self.char2)
-        self.assertIsNone(self.char1.ndb.contest_outgoing)
+        self.assertIsNone(outgoing(self.char1))
         self.refused(CmdContest, "/decline", "No one has challenged you.", caller=self.char2)
 
     def test_challenger_cancels(self):
@@ -136,7 +151,7 @@ class TestChallenge(TableTest):
         self.refused(CmdContest, "/answer dex", "No one has challenged you.", caller=char3)
         self.refused(CmdContest, "/decline", "No one has challenged you.", caller=char3)
         self.refused(CmdContest, "/cancel", "You have no challenge waiting for an answer.", caller=self.char2)
-        self.assertIsNotNone(self.char2.ndb.contest_challenge)
+        self.assertIsNotNone(incoming(self.char2))
 
     def test_expiry_tells_both(self):
         challenge, _ = self.challenge()
@@ -162,6 +177,7 @@ class TestChallenge(TableTest):
     def test_answer_after_the_time_is_up_is_refused_and_both_told(self):
         challenge, _ = self.challenge()
         challenge.created -= contest_module.CHALLENGE_TIMEOUT + 1
+        challenge.save()
         out = self.do(CmdContest, "/answer com+res", [], {
             self.char1: "[Contest] Your challenge to Char2 expired unanswered after 5 minutes.",
             self.char2: "[Contest] Char's challenge expired unanswered after 5 minutes.",
@@ -180,7 +196,7 @@ class TestChallenge(TableTest):
         self.char1.location = self.room2
         self.refused(CmdContest, "/answer com+res", "Char is no longer here; the challenge is void.",
                      caller=self.char2)
-        self.assertIsNone(self.char1.ndb.contest_outgoing)
+        self.assertIsNone(outgoing(self.char1))
 
     def test_bad_answers_change_nothing(self):
         self.challenge()
@@ -189,7 +205,7 @@ class TestChallenge(TableTest):
                      "You roll with your own Hunger; leave 'hunger' out of your answer.", caller=self.char2)
         self.refused(CmdContest, "/answer sneak", "There is no trait called 'sneak'.", caller=self.char2)
         self.refused(CmdContest, "/decline now", "/decline takes nothing after it.", caller=self.char2)
-        self.assertIsNotNone(self.char2.ndb.contest_challenge)
+        self.assertIsNotNone(incoming(self.char2))
 
     def test_challenge_refusals(self):
         cases = {
@@ -201,4 +217,4 @@ class TestChallenge(TableTest):
         }
         for args, message in cases.items():
             self.refused(CmdContest, args, message)
-        self.assertIsNone(self.char2.ndb.contest_challenge)
+        self.assertIsNone(incoming(self.char2))

@@ -5,6 +5,7 @@ from itertools import product
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands.odds import CmdOdds, percent
+from commands.willpower import last_roll
 from rules import v5
 
 
@@ -91,5 +92,5 @@ class TestRerollOdds(EvenniaCommandTest):
 
         with seeded(FixedFaces([1])):
             self.call(CmdRoll(), "1 vs 1")
-        with mock.patch("commands.willpower.time.time", return_value=self.char1.ndb.last_roll.time + 601):
+        with mock.patch("commands.willpower.time.time", return_value=last_roll(self.char1).time + 601):
             self.call(CmdOdds(), "/reroll", "Your last roll was more than 10 minutes ago")

@@ -5,6 +5,8 @@ import re
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
+from tests.table_helpers import Connected
+
 from commands.dice_base import record_action
 from commands.rolllog import CmdRolls
 from commands.rolls import CmdCheck, CmdRoll
@@ -15,9 +17,11 @@ CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 NO_SUCH_ROLL = "There is no such roll."
 
 
-class CommandLogBase(EvenniaCommandTest):
+class CommandLogBase(Connected, EvenniaCommandTest):
     def setUp(self):
         super().setUp()
+        # Char2 is a second player, online: "seen by" lists only connected characters.
+        self.connect(self.account2, self.char2)
         # Char (account TestAccount) is a plain player here; staff is Char3 (Builder).
         self.char1.permissions.remove("Developer")
         self.account.permissions.remove("Developer")

@@ -1,6 +1,6 @@
 """+teamwork: open, join, roll, cancel, status and refusals."""
 
-from commands.teamwork import CmdTeamwork, Team
+from commands.teamwork import CmdTeamwork, Team, load_team
 
 from .table_helpers import TableTest
 
@@ -30,7 +30,7 @@ class TestTeamwork(TableTest):
         )
         self.do(CmdTeamwork, "/roll", [2, 6, 10, 1, 10, 6, 7, 8, 2, 3],
                 {self.char1: expected, self.char2: expected})
-        self.assertIsNone(self.char1.ndb.teamwork)
+        self.assertIsNone(load_team(self.char1))
 
     def test_messy_comes_from_the_leader_only(self):
         self.open("dex+athletics vs 4")
@@ -65,7 +65,7 @@ class TestTeamwork(TableTest):
         self.do(CmdTeamwork, "/join Char=res", [], {
             self.char1: "[Teamwork] Char2 changes their help to Resolve 3 (3 dice) in Char's teamwork roll.",
         }, caller=self.char2)
-        self.assertEqual(len(self.char1.ndb.teamwork.helpers), 1)
+        self.assertEqual(len(load_team(self.char1).helpers), 1)
         self.char2.location = self.room2
         out = self.do(CmdTeamwork, "/roll", [6, 6, 6, 6, 6])
         self.assertIn("  (Char2 is no longer here and does not help.)\n  => Total 5 successes", out)
@@ -81,7 +81,7 @@ class TestTeamwork(TableTest):
     def test_cancel(self):
         self.open()
         self.do(CmdTeamwork, "/cancel", [], {self.char2: "[Teamwork] Char cancels the teamwork roll."})
-        self.assertIsNone(self.char1.ndb.teamwork)
+        self.assertIsNone(load_team(self.char1))
         self.refused(CmdTeamwork, "/roll", "You lead no teamwork roll")
 
     def test_only_the_leader_rolls_or_cancels(self):
@@ -90,7 +90,7 @@ class TestTeamwork(TableTest):
         self.refused(CmdTeamwork, "/roll", "You lead no teamwork roll: open one with +teamwork <pool>",
                      caller=self.char2)
         self.refused(CmdTeamwork, "/cancel", "You lead no teamwork roll", caller=self.char2)
-        self.assertIsInstance(self.char1.ndb.teamwork, Team)
+        self.assertIsInstance(load_team(self.char1), Team)
 
     def test_refusals(self):
         self.refused(CmdTeamwork, "", "You lead and help no teamwork roll.")
@@ -108,6 +108,6 @@ class TestTeamwork(TableTest):
                      caller=self.char2)
         self.refused(CmdTeamwork, "/join Char=sneak", "There is no trait called 'sneak'.", caller=self.char2)
         self.refused(CmdTeamwork, "/roll now", "/roll takes nothing after it")
-        self.refused(CmdTeamwork, "/roll/cancel", "Use one switch at a time")
+        self.refused(CmdTeamwork, "/roll/cancel", "Use one switch at a time: /join, /roll, /cancel or /leave.")
         self.refused(CmdTeamwork, "/jion Char=res", "Unknown switch /jion", caller=self.char2)
-        self.assertEqual(self.char1.ndb.teamwork.helpers, [])
+        self.assertEqual(load_team(self.char1).helpers, [])

@@ -5,7 +5,7 @@ from commands.humanity import CmdFrenzy, CmdRemorse
 from commands.hunger import CmdRouse
 from commands.rolls import CmdRoll
 from commands.teamwork import CmdTeamwork
-from commands.willpower import REROLL_WINDOW, CmdWillpower
+from commands.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
 
 from .table_helpers import TableTest
 
@@ -45,7 +45,9 @@ class TestWillpowerOnRolls(TableTest):
 
     def test_only_within_ten_minutes(self):
         self.roll_failure()
-        self.char1.ndb.last_roll.time -= REROLL_WINDOW + 1
+        last = last_roll(self.char1)
+        last.time -= REROLL_WINDOW + 1
+        remember_roll(self.char1, last)
         self.refused(CmdWillpower, "", "Your last roll was more than 10 minutes ago")
         self.assertEqual(self.char1.trait("willpower superficial"), 0)
 
@@ -139,7 +141,8 @@ class TestWillpowerOnRolls(TableTest):
 class TestWillpowerOnContestsAndTeams(TableTest):
     def test_contest_side_reroll_changes_the_winner(self):
         self.do(CmdContest, "dex+athletics vs 3", [2, 3, 6, 1, 1, 6, 7, 2])
-        expected = ("[Roll] Char spends Willpower to reroll: their dice in the contest with Opposition\n"
+        expected = ("[Roll] Char spends Willpower to reroll: their dice in the contest with "
+                    "Opposition (staff: Char)\n"
                     "  Willpower (failures): rerolled 2 3 -> 8 9\n"
                     "  Dice: 8 9 6  Hunger: 1 1  =>  3 successes\n"
                     "  => Char wins by 1 (3 to 2).")

@@ -7,6 +7,8 @@ from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
+from tests.table_helpers import Connected
+
 from commands.dice_base import announce, record_action
 from rolllog import api, codes
 from rolllog.models import RollEntry
@@ -33,9 +35,11 @@ def test_typed_codes_are_read_case_insensitively():
         assert codes.normalize(bad) is None
 
 
-class LogTestBase(EvenniaCommandTest):
+class LogTestBase(Connected, EvenniaCommandTest):
     def setUp(self):
         super().setUp()
+        # Char2 is a second player, online: "seen by" lists only connected characters.
+        self.connect(self.account2, self.char2)
         self.char1.set_trait("dexterity", 3)
         self.char1.set_trait("stealth", 2)
         self.char1.set_trait("hunger", 2)
@@ -88,15 +92,17 @@ class TestStoring(LogTestBase):
         def check(*args, **kwargs):
             seen.append(RollEntry.objects.count())
 
-        with mock.patch.object(type(self.room1), "msg_contents", side_effect=check, autospec=True):
+        with mock.patch.object(type(self.char1), "msg", side_effect=check, autospec=True):
             receivers = announce(self.char1, "[Roll] x", record=self.v5_record())
-        self.assertEqual(seen, [1])
+        self.assertEqual(seen, [1, 1])  # Char and Char2, each told after the roll was stored
         self.assertIsNotNone(receivers.entry.pk)
 
     def test_the_room_hears_the_code(self):
-        with mock.patch.object(type(self.room1), "msg_contents", autospec=True) as sent:
+        with mock.patch.object(type(self.char1), "msg", autospec=True) as sent:
             receivers = announce(self.char1, "[Roll] x", record=self.v5_record())
-        self.assertEqual(sent.call_args.args[1], f"[Roll] x|n  [code {receivers.code}]")
+        told = {call.args[0]: call.args[1] for call in sent.call_args_list}
+        self.assertEqual(told, {self.char1: f"[Roll] x|n  [code {receivers.code}]",
+                                self.char2: f"[Roll] x|n  [code {receivers.code}]"})
 
     def test_without_a_record_nothing_is_stored(self):
         receivers = announce(self.char1, "just text")
@@ -186,6 +192,8 @@ class TestVisibility(LogTestBase):
 
     def test_shared_with_can_view(self):
         self.char3.location = self.room1
+        account3 = create.create_account("TestAccount3", email="t3@test.com", password="testpassword")
+        self.connect(account3, self.char3)
         private = announce(self.char2, "x", private=True, shared_with=[self.char3],
                            record=self.v5_record()).entry
         self.assertTrue(api.can_view(private, self.char3))
@@ -205,6 +213,7 @@ class TestVisibility(LogTestBase):
         # Char3 rolls in Room2, then comes to Room and sees a roll there.
         own = announce(self.char3, "x", record=self.v5_record()).entry
         self.char3.location = self.room1
+        self.connect(account3, self.char3)
         seen = announce(self.char1, "x", record=self.v5_record()).entry
         hidden = announce(self.char2, "x", private=True, record=self.v5_record()).entry
         shared = announce(self.char2, "x", private=True, shared_with=[self.char3],

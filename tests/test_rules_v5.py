@@ -164,11 +164,24 @@ def test_total_failure():
     assert not v5.evaluate([6, 2], [], 2).total_failure
 
 
-def test_difficulty_zero_always_wins():
-    # Ruling: 0 successes at difficulty 0 is a bare success, not a total failure.
-    result = v5.evaluate([1, 2], [1], 0)
-    assert result.win and not result.total_failure and not result.bestial_failure
-    assert result.outcome == "bare"
+def test_zero_successes_never_wins_even_at_difficulty_zero():
+    # RULES.md §1 Ruling: 0 successes is a total failure at any difficulty, 0 included.
+    result = v5.evaluate([5], [1], 0)
+    assert not result.win and result.total_failure and result.bestial_failure
+    assert result.successes == 0 and result.margin == 0 and result.margin_label is None
+    assert result.outcome == "bestial_failure" and not result.critical
+    plain = v5.evaluate([1, 2], [], 0)
+    assert not plain.win and plain.total_failure and not plain.bestial_failure
+    assert plain.outcome == "total_failure"
+    seed_rule = v5.evaluate([5], [3], 0, "total_failure")
+    assert seed_rule.bestial_failure and not seed_rule.win
+    assert not v5.evaluate([5], [3], 0).bestial_failure  # official: needs a Hunger 1
+
+
+def test_one_success_wins_at_difficulty_zero():
+    result = v5.evaluate([6], [1], 0)
+    assert result.win and result.margin == 1 and result.outcome == "solid"
+    assert not result.total_failure and not result.bestial_failure
 
 
 def test_unknown_bestial_rule_refused():
@@ -194,14 +207,14 @@ def test_evaluate_agrees_with_the_rules_on_every_small_roll():
                 result = v5.evaluate(regular, hunger, difficulty)
                 tens = faces.count(10)
                 successes = sum(f >= 6 for f in faces) + 2 * (tens // 2)
-                win = successes >= difficulty
+                win = successes >= difficulty and successes >= 1  # 0 never wins
                 assert result.successes == successes
                 assert result.win == win
                 assert result.margin == successes - difficulty
                 assert result.critical == (win and tens >= 2)
                 assert result.messy_critical == (win and tens >= 2 and 10 in hunger)
                 assert result.bestial_failure == (not win and 1 in hunger)
-                assert result.total_failure == (successes == 0 and not win)
+                assert result.total_failure == (successes == 0)
 
 
 # ------------------------------------------------------------------ willpower rerolls

@@ -210,9 +210,14 @@ def test_contest_tie_goes_to_the_defender():
 
 def test_contest_zero_to_zero_is_a_tie_for_the_defender():
     contest = v5_contest.evaluate_contest([1, 2], [], [3], [1])
-    assert contest.tie and contest.winner == v5_contest.DEFENDER
-    assert contest.attacker.total_failure and not contest.defender.total_failure
-    assert not contest.defender.bestial_failure  # a Hunger 1 on the winning side is not bestial
+    assert contest.tie and contest.winner == v5_contest.DEFENDER and contest.margin == 0
+    # 0 successes never wins a roll (RULES.md §1): the defender wins the tie, yet each side's
+    # own roll is a total failure, and the defender's Hunger 1 makes it bestial.
+    assert contest.attacker.total_failure and contest.defender.total_failure
+    assert not contest.attacker.win and not contest.defender.win
+    assert contest.defender.bestial_failure and not contest.attacker.bestial_failure
+    seed = v5_contest.evaluate_contest([1, 2], [4], [3], [], "total_failure")
+    assert seed.attacker.bestial_failure and not seed.defender.bestial_failure
 
 
 def test_contest_messy_only_for_the_winner():
@@ -285,6 +290,17 @@ def test_teamwork_bestial_from_the_leader_only():
 def test_teamwork_no_bestial_when_helpers_carry_the_win():
     team = v5_contest.evaluate_teamwork(([2], [1]), [([6, 7], [])], 2)
     assert team.win and not team.bestial_failure
+    assert team.leader.total_failure and team.leader.bestial_failure  # the leader's own dice
+    seed = v5_contest.evaluate_teamwork(([2], [3]), [([6, 7], [])], 2, "total_failure")
+    assert seed.win and not seed.bestial_failure and seed.leader.bestial_failure
+
+
+def test_teamwork_zero_successes_never_wins_even_at_difficulty_zero():
+    team = v5_contest.evaluate_teamwork(([2], [1]), [([3], [])], 0)
+    assert not team.win and team.total_failure and team.bestial_failure
+    assert team.outcome == "bestial_failure" and team.margin == 0
+    one = v5_contest.evaluate_teamwork(([2], [1]), [([6], [])], 0)
+    assert one.win and not one.total_failure and not one.bestial_failure and one.margin == 1
 
 
 def test_teamwork_total_failure_is_the_teams():

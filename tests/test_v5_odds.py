@@ -63,15 +63,16 @@ def icepool_odds(pool, hunger, difficulty):
 
     def outcome(six_to_nine, tens, hunger_one, hunger_ten):
         successes = six_to_nine + tens + 2 * (tens // 2)
-        win = successes >= difficulty
+        # RULES.md §1 Ruling: 0 successes never wins, not even at difficulty 0.
+        win = successes >= difficulty and successes >= 1
         critical = win and tens >= 2
         return (
             win,
             critical,
             critical and hunger_ten,
             not win and hunger_one,
-            not win and successes == 0 and hunger_dice > 0,
-            successes == 0 and not win,
+            successes == 0 and hunger_dice > 0,
+            successes == 0,
             successes,
         )
 
@@ -158,10 +159,14 @@ def test_known_values():
     assert v5_odds.odds(1, 1, 1)["bestial_failure"] == Fraction(1, 10)
     assert v5_odds.odds(1, 1, 1, "total_failure")["bestial_failure"] == Fraction(1, 2)
     assert v5_odds.odds(3, 0, 2)["total_failure"] == Fraction(1, 8)
-    # Difficulty 0 always wins, so 0 successes there is not a total failure (v5 ruling).
-    assert v5_odds.odds(3, 2, 0) == dict(
-        v5_odds.odds(3, 2, 0), win=1, total_failure=0, bestial_failure=0
-    )
+    # 0 successes never wins, not even at difficulty 0 (RULES.md §1): difficulty 0 has the
+    # odds of difficulty 1, and 0 successes is a total failure at both.
+    assert v5_odds.odds(3, 2, 0) == v5_odds.odds(3, 2, 1)
+    assert v5_odds.odds(1, 0, 0)["win"] == Fraction(1, 2)
+    assert v5_odds.odds(1, 0, 0)["total_failure"] == Fraction(1, 2)
+    assert v5_odds.odds(3, 0, 0)["total_failure"] == Fraction(1, 8)
+    assert v5_odds.odds(1, 1, 0)["bestial_failure"] == Fraction(1, 10)
+    assert v5_odds.odds(1, 1, 0, "total_failure")["bestial_failure"] == Fraction(1, 2)
 
 
 def test_rules_v5_odds_delegates():

@@ -136,7 +136,11 @@ class Account(DefaultAccount):
 
     """
 
-    pass
+    def msg(self, text=None, from_obj=None, session=None, **kwargs):
+        """Another player's page gets its author's tag when this player has +nospoof on."""
+        from commands.nospoof import tag_message
+
+        super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
 
 
 class Guest(DefaultGuest):

@@ -115,4 +115,14 @@ class Channel(DefaultChannel):
 
     """
 
-    pass
+    def at_pre_msg(self, message, **kwargs):
+        """A player's channel message follows the speech rules (commands/speech.py): no line
+        break, and a system tag of ours inside it marked as the sender's."""
+        message = super().at_pre_msg(message, **kwargs)
+        senders = kwargs.get("senders") or []
+        if message and senders and isinstance(message, str):
+            from commands.speech import speech_text
+
+            message = speech_text(message, getattr(senders[0], "key", senders[0])) or None
+        return message
+

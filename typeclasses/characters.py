@@ -21,6 +21,12 @@ SHEET = "sheet"
 class Character(ObjectParent, DefaultCharacter):
     """A player character or NPC with a V5 sheet."""
 
+    def msg(self, text=None, from_obj=None, session=None, **kwargs):
+        """Another player's speech gets its author's tag when this player has +nospoof on."""
+        from commands.nospoof import tag_message
+
+        super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
+
     # ------------------------------------------------------------ stored values
 
     def _stored(self, key, default):
@@ -122,3 +128,20 @@ class Character(ObjectParent, DefaultCharacter):
         stored[skill].remove(name)
         self.attributes.add("specialties", stored, category=SHEET)
         return name
+
+    # ------------------------------------------------------------ connecting
+
+    def at_post_puppet(self, **kwargs):
+        """
+        After the usual greeting: what expired while the player was away (kept notices) and
+        what is still pending (challenges, teamwork, the +willpower window; commands.pending).
+        """
+        super().at_post_puppet(**kwargs)
+        from commands import pending
+
+        try:
+            pending.at_connect(self)
+        except Exception:  # noqa: BLE001 - a notice must never stop anyone from playing
+            from evennia.utils import logger
+
+            logger.log_trace(f"pending notices for {self}")

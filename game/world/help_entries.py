@@ -55,4 +55,29 @@ HELP_ENTRY_DICTS = [
 
         """,
     },
+    {
+        "key": "verifying rolls",
+        "aliases": ["verify", "spoofing", "nospoof help", "fake rolls"],
+        "category": "Dice",
+        "text": """
+            Every roll line the game shows ends with a code. To check that a roll line is
+            real, and see exactly what was rolled, type:
+
+                +roll/verify <code>
+
+            The answer comes from the roll log, which stores every roll before anyone is
+            told: who rolled, the pool, the dice, the outcome and who saw it. A line with no
+            code, or whose code the log does not know or describes differently, was not
+            rolled by the game.
+
+            A player's say, pose, whisper or page can never start a line of its own: it
+            always starts with the speaker's name (or "Account <name> pages:"), line breaks
+            (||/) in speech become spaces, and a tag such as [Roll], [Contest] or [Verify]
+            typed inside speech is shown with the speaker's name in front, e.g.
+            (Alice)[Roll]. A line that starts with one of those tags is the game's.
+
+            For more certainty, +nospoof on puts the author in front of every line of
+            another player's speech: [Alice(#12)] Alice says, "...". See help +nospoof.
+        """,
+    },
 ]

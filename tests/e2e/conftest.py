@@ -24,8 +24,10 @@ _player_numbers = itertools.count(1)
 def game_server(tmp_path_factory, pytestconfig):
     # A migrated database is kept in .pytest_cache for the next run (E2E_DB_CACHE=0: never).
     cache_dir = None
-    if os.environ.get("E2E_DB_CACHE", "1") != "0" and pytestconfig.cache is not None:
-        cache_dir = pytestconfig.cache.mkdir("e2e-db")
+    # (`getattr`: with `-p no:cacheprovider` there is no cache attribute at all.)
+    cache = getattr(pytestconfig, "cache", None)
+    if os.environ.get("E2E_DB_CACHE", "1") != "0" and cache is not None:
+        cache_dir = cache.mkdir("e2e-db")
     server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-game"), db_cache_dir=cache_dir)
     try:
         server.start()

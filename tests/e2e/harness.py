@@ -36,28 +36,27 @@ REPO_DIR = Path(__file__).resolve().parents[2]
 GAME_DIR = REPO_DIR / "game"
 
 # Evennia's launcher always writes its pid files to <game dir>/server/*.pid, which would clash
-# with a development server started from the same game dir. This wrapper runs the launcher
-# with the pid files moved to $GAME_RUN_DIR (the launcher also passes the Server's pid file on
-# to the Portal, which starts the Server).
-_LAUNCHER = r"""
-import os, sys
-from evennia.server import evennia_launcher as launcher
+# with a development server started from the same game dir. scripts/launcher.py runs the
+# launcher with the pid files moved to $GAME_RUN_DIR (run here with `python -c`).
+_LAUNCHER = (REPO_DIR / "scripts" / "launcher.py").read_text()
 
-_init_game_directory = launcher.init_game_directory
 
-def init_game_directory(*args, **kwargs):
-    _init_game_directory(*args, **kwargs)
-    run_dir = os.environ.get("GAME_RUN_DIR")
-    if run_dir:
-        launcher.SERVER_PIDFILE = os.path.join(run_dir, "server.pid")
-        launcher.PORTAL_PIDFILE = os.path.join(run_dir, "portal.pid")
-        launcher.SPROFILER_LOGFILE = os.path.join(run_dir, "logs", "server.prof")
-        launcher.PPROFILER_LOGFILE = os.path.join(run_dir, "logs", "portal.prof")
+def _load_gamectl():
+    """scripts/gamectl.py (start, wait and probe logic shared with scripts/start.sh); scripts/
+    is not a package, so it is loaded by path."""
+    import importlib.util
 
-launcher.init_game_directory = init_game_directory
-sys.argv[0] = "evennia"
-sys.exit(launcher.main())
-"""
+    name = "storyteller_gamectl"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO_DIR / "scripts" / "gamectl.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look the module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+gamectl = _load_gamectl()
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
 
@@ -348,6 +347,10 @@ class GameServer:
     # it is reused only while the migrations are unchanged (see migrations_fingerprint).
     db_cache_dir: Path | None = None
     started: bool = False
+    start_seconds: float | None = None  # how long start() waited for the game to answer
+    # Put before the launcher's command (e.g. ("taskset", "-c", "0")): the Portal and the
+    # Server inherit it.
+    launcher_prefix: tuple = ()
 
     @property
     def telnet_port(self) -> int:
@@ -432,7 +435,24 @@ class GameServer:
                 out.append(f"--- {name} ---\n" + "\n".join(text))
         return "\n".join(out)
 
-    def start(self, timeout: float = 90) -> "GameServer":
+    def game(self):
+        """This server as scripts/gamectl.py sees it (probes, start and wait)."""
+        return gamectl.Game(
+            self.port_base, str(self.run_dir), str(self.log_dir),
+            launcher=[*self.launcher_prefix, self.python, "-c", _LAUNCHER,
+                      "--settings", self.settings_file],
+            cwd=str(GAME_DIR), env=self.env(), launcher_log=str(self.log_dir / "start.out"),
+            host=self.host,
+        )
+
+    def start(self, timeout: float | None = None) -> "GameServer":
+        """
+        Start the Portal and the Server and wait until both answer and the superuser can log
+        in. The wait is gamectl's, not the launcher's 10 s, so a loaded machine still comes
+        up; `timeout` defaults to START_TIMEOUT or 180 s.
+        """
+        if timeout is None:
+            timeout = gamectl.env_float("START_TIMEOUT", gamectl.DEFAULT_TIMEOUT)
         if not self.port_base:
             self.port_base = find_free_port_base()
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -442,11 +462,14 @@ class GameServer:
         self._prepare_database()
         self.started = True  # from here on, stop() must clean up
         deadline = time.monotonic() + timeout
-        result = self.evennia("start", timeout=timeout)
-        if "Evennia running" not in result.stdout and not self._alive(self._pid("portal")):
-            raise RuntimeError(f"evennia start failed:\n{result.stdout[-4000:]}\n{self.log_tail()}")
-        if not wait_for_port(self.host, self.telnet_port, deadline - time.monotonic()):
-            raise RuntimeError(f"telnet port {self.telnet_port} never opened\n{self.log_tail()}")
+        t0 = time.monotonic()
+        try:
+            self.game().start(timeout, say=lambda text: None)
+        except gamectl.StartError as err:
+            launcher_out = self.log_dir / "start.out"
+            out = launcher_out.read_text(errors="replace")[-4000:] if launcher_out.exists() else ""
+            raise RuntimeError(f"the game did not come up: {err}\n{out}\n{self.log_tail()}") from None
+        self.start_seconds = time.monotonic() - t0
         self._wait_fully_up(deadline)
         return self
 
@@ -511,7 +534,8 @@ class GameServer:
         if not self.started:
             return
         self.started = False
-        pids = [self._pid("server"), self._pid("portal")]
+        # The pid files, and any process of ours without one yet (a Portal still loading).
+        pids = sorted({self._pid("server"), self._pid("portal"), *self.game().pids()} - {None})
         try:
             self.evennia("stop", timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -29,8 +29,14 @@ def at_server_start():
     """
     This is called every time the server starts up, regardless of
     how it was shut down.
+
+    Pending dice state (challenges, teamwork, the +willpower window) is kept in the database;
+    here the challenges that ran out while the server was down are expired, the others get
+    their timers back, and connected players are told what is still pending for them.
     """
-    pass
+    from commands import pending
+
+    pending.at_server_start()
 
 
 def at_server_stop():

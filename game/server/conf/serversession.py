@@ -1,37 +1,44 @@
 """
-ServerSession
+ServerSession: the game's server-side session, whose one job here is the global input filter.
 
-The serversession is the Server-side in-memory representation of a
-user connecting to the game.  Evennia manages one Session per
-connection to the game. So a user logged into the game with multiple
-clients (if Evennia is configured to allow that) will have multiple
-sessions tied to one Account object. All communication between Evennia
-and the real-world user goes through the Session(s) associated with that user.
+**Where the filter hooks in, and why there.** Every byte a client sends reaches the Server the
+same way, whatever the protocol: the Portal (telnet, SSH, websocket and AJAX web client)
+decodes it and sends it over AMP, the Server's session handler hands it to
+`ServerSession.data_in(**kwargs)`, and only that method calls the inputfuncs (`text` for a
+typed line, which runs the command handler; the web client's OOB functions for the rest).
+Code that injects a command (`session.execute_cmd`) goes the same way. So filtering in
+`data_in` covers every protocol, every inputfunc (not only `text`) and every command, stock
+Evennia ones and the login screen's `connect`/`create` included, before any of them runs.
+Overriding the `text` inputfunc instead would miss the other inputfuncs and lose to any later
+module in `INPUT_FUNC_MODULES` that defines `text`; a custom `COMMAND_PARSER` sees the line
+only after nick replacement and not at all for non-command input.
 
-It should be noted that modifying the Session object is not usually
-necessary except for the most custom and exotic designs - and even
-then it might be enough to just add custom session-level commands to
-the SessionCmdSet instead.
-
-This module is not normally called. To tell Evennia to use the class
-in this module instead of the default one, add the following to your
-settings file:
-
-    SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
-
+settings.py enables it with `SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"`.
+The filter itself (what is removed, and the rulings) is `server.conf.inputfilter`.
 """
 
 from evennia.server.serversession import ServerSession as BaseServerSession
 
+from server.conf.inputfilter import clean_data
+
 
 class ServerSession(BaseServerSession):
-    """
-    This class represents a player's session and is a template for
-    individual protocols to communicate with Evennia.
+    """A player's connection, with control and bidi characters removed from all its input."""
 
-    Each account gets one or more sessions assigned to them whenever they connect
-    to the game server. All communication between game and account goes
-    through their session(s).
-    """
-
-    pass
+    def data_in(self, **kwargs):
+        """
+        Incoming data, `{"inputfunc": ((args), {kwargs}), ...}`, filtered before the
+        inputfuncs (and so any command) see it.
+        """
+        cleaned = {}
+        for name, value in kwargs.items():
+            if name == "options":
+                cleaned[name] = value
+                continue
+            try:
+                args, inkwargs = value
+            except (TypeError, ValueError):
+                cleaned[name] = clean_data(value)
+                continue
+            cleaned[name] = (clean_data(args), clean_data(inkwargs))
+        super().data_in(**cleaned)

@@ -49,6 +49,9 @@ SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
 
+# The global input filter: control, escape and bidi characters never reach a command.
+SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
+
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
 # can run from the same game dir beside a development server. Evennia's launcher always puts

@@ -1,0 +1,89 @@
+"""
+The global input filter: what a client may put into a line of input.
+
+Every line a client sends (telnet, SSH, the web client over websocket or AJAX, before login
+as well as after) passes through `clean_line` before any command, stock Evennia ones included,
+sees it. The hook is `server.conf.serversession.ServerSession.data_in` (see there for why it
+is that hook); this module is the filter itself, standard library only, so commands and tests
+can use it too.
+
+Removed:
+
+- C0 controls U+0000-U+001F (ESC, NUL, BEL, backspace, CR, LF, ...), except TAB, which becomes
+  a space; DEL U+007F; C1 controls U+0080-U+009F (U+009B is a one-byte CSI on many terminals,
+  U+0085 a line break).
+- Bidirectional formatting: the embeddings and overrides U+202A-U+202E, the isolates
+  U+2066-U+2069, and the marks U+200E, U+200F, U+061C. With them one player's text could
+  reorder what is shown after it on another player's screen.
+- **Ruling:** a whole terminal escape sequence goes, not only its ESC: `ESC [ 2 J` leaves
+  nothing rather than a stray `[2J` (clients in character mode send arrow keys this way,
+  and a half-removed sequence reads as noise). The same for the one-byte CSI U+009B and for
+  OSC strings (`ESC ] ... BEL`, which set window titles and, in some terminals, links).
+- **Ruling:** the Unicode line and paragraph separators U+2028/U+2029 go too: some clients
+  (and every JavaScript string) break the line there, which would let player text start a
+  line of its own.
+- **Ruling:** lone UTF-16 surrogates (U+D800-U+DFFF) go: a web client's JSON can carry them,
+  and they cannot be encoded to UTF-8 (a stored page or a log line would fail with them).
+
+Kept: every printable character: accents, CJK, emoji, and the zero-width joiner and
+non-joiner that emoji and several scripts need. Evennia markup (`|r`, `|/`, ...) is not a
+control character and is left for the commands to judge (see commands/speech.py).
+"""
+
+import re
+
+# One terminal escape sequence (ECMA-48), so that it goes as a whole: CSI (ESC [ or U+009B)
+# with its parameter, intermediate and final bytes; OSC/DCS/PM/APC strings up to their
+# terminator (BEL or ESC \\), when it has one (else only the introducer goes, not the rest of
+# the line); any other two-character escape.
+_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+    r"|(?:\x1b[\]PX^_]|[\x90\x9d\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
+    r"|\x1b[\x20-\x7e]?"
+)
+_REMOVED = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f"
+    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\u2028\u2029"
+    "\ud800-\udfff]"
+)
+# Cheap test first: almost every line is plain text and is returned untouched.
+_ANY = re.compile(_REMOVED.pattern[:-1] + "\t]")
+
+
+def clean_line(text):
+    """
+    `text` with every control, bidi-formatting and line-separator character removed (TAB
+    becomes a space).
+
+    Args:
+        text (str or bytes): one line of input; bytes are read as UTF-8 (bad bytes become
+            U+FFFD).
+
+    Returns:
+        str: the filtered text (the same object when there was nothing to remove).
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", "replace")
+    elif not isinstance(text, str):
+        text = str(text)
+    if not _ANY.search(text):
+        return text
+    text = _SEQUENCE.sub("", text)
+    return _REMOVED.sub("", text.replace("\t", " "))
+
+
+def clean_data(value, _depth=0):
+    """
+    `clean_line` applied to every string inside an inputfunc's arguments (lists, tuples and
+    dict values, nested a few levels deep); numbers and the like pass unchanged.
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        return clean_line(value)
+    if _depth > 8:
+        return value
+    if isinstance(value, (list, tuple)):
+        return type(value)(clean_data(item, _depth + 1) for item in value)
+    if isinstance(value, dict):
+        return {key: clean_data(item, _depth + 1) for key, item in value.items()}
+    return value
