@@ -1,0 +1,438 @@
+"""
+The seam between the dice systems and everything else.
+
+Every game system (V5, V20, Seyruun, Whalefall, The Dice Check) is one `System` object. The
+shared commands (`+roll`, `+check`, `+odds`, `+sheet`, `+stat`, `+rolls`), the display and the
+roll log talk to that object only, never to a system's own modules, so a system plugs in by
+registering itself (`rules.systems`) and nothing shared changes.
+
+What crosses the seam is system-neutral:
+
+- `Roller`: who rolls, what their sheet offers to pools (`rules.pools.TraitTable` or None for
+  plain numbers) and the system's own state (V5's Hunger, V20's wound penalty, ...).
+- `RollRequest`: a parsed roll, made by `System.parse` from the text the player typed.
+- the system's own result object (frozen), made by `System.roll`; only the system reads it.
+- `RollView`: how a result looks, made by `System.view`: labelled groups of dice whose faces
+  carry *marks* ("hunger", "ten", "cancelled", ...), a score with its noun, an outcome with a
+  label and a *tone*, the target as text and notes. The display colours by marks and tones,
+  never by system; the roll log stores the view (`RollView.to_dict`) so that any old row can
+  be shown again without the system that made it.
+- `OddsView`: exact chances (`fractions.Fraction`) of a request, each outcome once, and the
+  distribution of the score for a chart.
+
+Pure Python, standard library only.
+"""
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import DiceError
+
+# ---------------------------------------------------------------- marks and tones
+
+# A die's marks say what it did; the display gives each mark its look.
+SUCCESS = "success"  # counts toward the score (V5 6+, V20 >= difficulty, a hit, met the face)
+DOUBLE = "double"  # counts twice (a Seyruun 10, a V20 Specialty 10)
+TEN = "ten"  # a 10 (V5: half of a critical pair)
+HUNGER = "hunger"  # a V5 Hunger die
+ONE = "one"  # a 1 that matters (a V20/Seyruun botch, a V5 Hunger 1)
+CANCELS = "cancels"  # a 1 that cancelled a success (V20)
+CANCELLED = "cancelled"  # a success cancelled by a 1 (V20)
+FAIL = "fail"  # counts nothing
+REROLLED = "rerolled"  # rerolled with Willpower
+CHANCE = "chance"  # a chance die (Seyruun)
+MARKS = (SUCCESS, DOUBLE, TEN, HUNGER, ONE, CANCELS, CANCELLED, FAIL, REROLLED, CHANCE)
+
+# An outcome's tone says how good it is for the roller, from best to worst.
+TONES = ("triumph", "good", "mixed", "neutral", "bad", "disaster")
+
+
+def plural(count, noun, nouns=None):
+    """`1 success`, `3 successes` (`nouns` when the plural is not noun + 's')."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+# ---------------------------------------------------------------- what a roll looks like
+
+
+@dataclass(frozen=True)
+class Die:
+    face: int
+    marks: frozenset = frozenset()
+
+    def has(self, mark):
+        return mark in self.marks
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Dice shown together under a label ("Dice", "Hunger", "Chance die")."""
+
+    label: str
+    dice: tuple
+    sides: int = 10
+
+    @property
+    def faces(self):
+        return tuple(die.face for die in self.dice)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    key: str  # stable, for code and the record: "messy_critical", "botch", "phenomenal" ...
+    label: str  # for people: "messy critical"
+    tone: str  # one of TONES
+
+    def __post_init__(self):
+        if self.tone not in TONES:
+            raise ValueError(f"unknown tone {self.tone!r}")
+
+
+@dataclass(frozen=True)
+class RollView:
+    """
+    A result as people see it, in any system.
+
+    Args:
+        system (str): the system's key.
+        pool (str): the pool as shown, with trait values ("Dexterity 3 + Stealth 2 = 5 dice").
+        target (str): the target as text ("vs 3", "difficulty 6", "(5,2)", "7+ vs TN 3"), or "".
+        groups (tuple of DiceGroup): the dice, in the order shown.
+        score (int or None): successes, hits, net successes (None: nothing counted, e.g. an
+            automatic failure without dice).
+        noun (tuple of str): the score's noun, singular and plural.
+        outcome (Outcome): the verdict.
+        notes (tuple of str): further facts in plain words ("margin +1, solid success",
+            "Injured: -1 die", "2 dice overflow").
+    """
+
+    system: str
+    pool: str
+    target: str
+    groups: tuple
+    score: int | None
+    noun: tuple
+    outcome: Outcome
+    notes: tuple = ()
+
+    @property
+    def score_text(self):
+        if self.score is None:
+            return ""
+        return plural(self.score, *self.noun)
+
+    @property
+    def faces(self):
+        return tuple(face for group in self.groups for face in group.faces)
+
+    def to_dict(self):
+        """Plain data (JSON-able) for the record."""
+        return {
+            "system": self.system,
+            "pool": self.pool,
+            "target": self.target,
+            "groups": [
+                {"label": g.label, "sides": g.sides,
+                 "dice": [[d.face, sorted(d.marks)] for d in g.dice]}
+                for g in self.groups
+            ],
+            "score": self.score,
+            "noun": list(self.noun),
+            "outcome": {"key": self.outcome.key, "label": self.outcome.label, "tone": self.outcome.tone},
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data):
+        groups = tuple(
+            DiceGroup(label=g["label"], sides=int(g.get("sides", 10)),
+                      dice=tuple(Die(int(face), frozenset(marks)) for face, marks in g["dice"]))
+            for g in data.get("groups", ())
+        )
+        outcome = data["outcome"]
+        return cls(
+            system=data["system"], pool=data.get("pool", ""), target=data.get("target", ""), groups=groups,
+            score=data.get("score"), noun=tuple(data.get("noun", ("success", "successes"))),
+            outcome=Outcome(outcome["key"], outcome["label"], outcome["tone"]), notes=tuple(data.get("notes", ())),
+        )
+
+
+# ---------------------------------------------------------------- odds
+
+
+@dataclass(frozen=True)
+class Chance:
+    key: str
+    label: str
+    probability: Fraction
+    tone: str = "neutral"
+
+
+@dataclass(frozen=True)
+class OddsView:
+    """
+    Exact chances of a request.
+
+    Args:
+        system (str), pool (str), target (str): as in `RollView`.
+        chances (tuple of Chance): each outcome once; together they sum to 1.
+        distribution (tuple of (int, Fraction)): the score's distribution, in score order.
+        noun (tuple of str): the score's noun.
+        notes (tuple of str): what the figures assume.
+    """
+
+    system: str
+    pool: str
+    target: str
+    chances: tuple
+    distribution: tuple
+    noun: tuple = ("success", "successes")
+    notes: tuple = ()
+
+    def __post_init__(self):
+        if self.chances and sum(c.probability for c in self.chances) != 1:
+            raise ValueError("the chances of an OddsView must sum to 1")
+        if self.distribution and sum(p for _, p in self.distribution) != 1:
+            raise ValueError("a distribution must sum to 1")
+
+    def chance(self, key):
+        for item in self.chances:
+            if item.key == key:
+                return item.probability
+        raise KeyError(key)
+
+
+# ---------------------------------------------------------------- the roller and the request
+
+
+@dataclass(frozen=True)
+class Roller:
+    """
+    Who rolls, as the rules see them.
+
+    Args:
+        name (str): shown in messages.
+        traits (rules.pools.TraitTable or None): what pools may name (None: numbers only).
+        state (dict): the system's own state of the character ("hunger", "wound_penalty", ...).
+    """
+
+    name: str = ""
+    traits: object = None
+    state: dict = field(default_factory=dict)
+
+    def get(self, key, default=None):
+        return self.state.get(key, default)
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """
+    A parsed roll, ready to roll or to compute odds for.
+
+    Args:
+        system (str): the system's key.
+        text (str): what the player typed for the pool and target (for the record).
+        pool (object): the system's resolved pool (e.g. `rules.pools.Pool`), or None.
+        dice (int): dice to roll (after modifiers the system applies; its caps apply later).
+        target (object): the system's target (a difficulty, a `(face, count)`, a TN ...).
+        target_given (bool): whether the player stated one (else the system's default).
+        options (frozenset of str): switches that change the roll ("willpower", "spec" ...).
+        extra (tuple of (str, object)): anything else the system parsed.
+    """
+
+    system: str
+    text: str
+    pool: object
+    dice: int
+    target: object = None
+    target_given: bool = False
+    options: frozenset = frozenset()
+    extra: tuple = ()
+
+    def option(self, name):
+        return name in self.options
+
+    def get(self, key, default=None):
+        return dict(self.extra).get(key, default)
+
+
+# ---------------------------------------------------------------- sheets
+
+
+@dataclass(frozen=True)
+class SheetSection:
+    """
+    One part of a sheet as shown by `+sheet`.
+
+    Args:
+        kind (str): "columns" (groups of traits side by side: `rows` is a tuple of
+            (group title, ((trait label, value), ...)) per column), "line" (`text` after the
+            title), or "track" (`boxes`: a string of box marks, `text` the summary after them).
+        title (str): the section's heading or label.
+    """
+
+    kind: str
+    title: str
+    rows: tuple = ()
+    text: str = ""
+    boxes: str = ""
+
+
+class Sheet:
+    """
+    A system's character sheet: which traits exist, their ranges and what they derive. Pure;
+    the typeclass stores the values (a dict trait -> int) and Specialties (skill -> names).
+    """
+
+    #: traits a player may never set on their own sheet (V5: Hunger), even before approval
+    staff_only = frozenset()
+
+    def defaults(self):
+        """Every settable trait with its starting value."""
+        raise NotImplementedError
+
+    def clamp(self, values):
+        """The values read back in range (a full dict, defaults filled in)."""
+        merged = dict(self.defaults())
+        merged.update(values)
+        return merged
+
+    def match(self, typed):
+        """The canonical name of a settable trait typed by a player; DiceError if none."""
+        raise NotImplementedError
+
+    def check_value(self, trait, value, values):
+        """Refuse a value out of range with DiceError; return it."""
+        raise NotImplementedError
+
+    def check_specialty(self, skill, specialty, values, owned):
+        """Refuse a Specialty that cannot be added; return its cleaned name."""
+        raise DiceError("This game has no Specialties.")
+
+    def traits(self, values, specialties):
+        """The `rules.pools.TraitTable` the sheet offers to pools."""
+        raise NotImplementedError
+
+    def state(self, values):
+        """The system state a roll needs from the sheet (see `Roller.state`)."""
+        return {}
+
+    def layout(self, values, specialties, flags=frozenset()):
+        """The sheet's sections (tuple of SheetSection), in order, for `+sheet`."""
+        raise NotImplementedError
+
+    def help(self):
+        """The `+stat` help's system part: which traits there are and their ranges."""
+        return ""
+
+
+# ---------------------------------------------------------------- the interface
+
+
+class System:
+    """
+    A dice system as the shared commands see it. Subclasses set the class attributes and
+    implement the methods; everything they take and give is described in this module.
+
+    Class attributes:
+        key (str): the `DICE_SYSTEM` setting's value ("v5").
+        title (str): the system's name for people.
+        roll_switches (tuple of str): switches of the shared `+roll`/`+check` that belong to
+            this system (the shared ones are private and verify).
+        roll_usage (str): the syntax line of `+roll` in this system.
+        help (str): the system's part of the `+roll` help (syntax, switches, examples).
+    """
+
+    key = ""
+    title = ""
+    roll_switches = ()
+    roll_usage = "+roll <pool>"
+    check_usage = "+check <number>"
+    help = ""
+
+    def configure(self, settings):
+        """Take the game's settings (a mapping); return self. Refuse bad values with DiceError."""
+        return self
+
+    #: the system's `Sheet`
+    sheet = None
+
+    def roller(self, name, values, specialties):
+        """The `Roller` of a character with these sheet values and Specialties."""
+        values = self.sheet.clamp(values)
+        return Roller(name=name, traits=self.sheet.traits(values, specialties), state=self.sheet.state(values))
+
+    # -- rolling
+    def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
+        """A `RollRequest` from what the player typed (no comment, no names); DiceError if bad."""
+        raise NotImplementedError
+
+    def roll(self, request, roller=None, rng=None):
+        """Roll the request; return the system's result object."""
+        raise NotImplementedError
+
+    def view(self, result, request=None):
+        """The `RollView` of a result (`request`: the roll's request, for the pool as typed)."""
+        raise NotImplementedError
+
+    def record(self, result, request=None):
+        """What the roll log stores of a result: plain data (JSON-able), including `view`."""
+        return {"system": self.key, "view": self.view(result, request).to_dict()}
+
+    def odds(self, request, roller=None):
+        """The `OddsView` of a request."""
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------- reading what players type
+
+_VS = re.compile(r"^(?P<pool>.*?)\s+vs\.?\s+(?P<target>\S.*)$", re.IGNORECASE | re.DOTALL)
+_VS_ONLY = re.compile(r"^vs\.?(?:\s+|$)", re.IGNORECASE)
+_WHOLE = re.compile(r"-?[0-9]+")
+MAX_DIGITS = 12
+
+
+def split_vs(text):
+    """
+    `dex+stealth vs 3` -> ("dex+stealth", "3"); `dex+stealth` -> ("dex+stealth", None).
+    The last word "vs" does not count as a separator inside a pool name.
+
+    Raises:
+        DiceError: nothing before "vs".
+    """
+    text = text.strip()
+    if _VS_ONLY.match(text):
+        raise DiceError("Say what to roll before 'vs'.")
+    found = _VS.match(text)
+    if not found:
+        return text, None
+    return found.group("pool").strip(), found.group("target").strip()
+
+
+def read_whole(typed, message, check=None, signed=False):
+    """
+    A whole number a player typed: ASCII digits only (`str.isdigit` also takes '²'), leading
+    zeros read as the number they are, any length (a huge one is just out of range for `check`).
+
+    Args:
+        typed (str): what was typed.
+        message (str): the refusal, completed with ", not '<typed>'.".
+        check (callable, optional): a range check that returns the value or raises DiceError.
+        signed (bool): whether a leading '-' is allowed.
+    """
+    typed = typed.strip()
+    if not _WHOLE.fullmatch(typed) or (typed.startswith("-") and not signed):
+        shown = typed if len(typed) <= 20 else typed[:20] + "..."
+        raise DiceError(f"{message}, not '{shown}'.")
+    digits = typed.lstrip("-").lstrip("0") or "0"
+    value = int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS
+    value = -value if typed.startswith("-") else value
+    return check(value) if check else value
+
+
+def check_system(system):
+    """Refuse an object that is not a usable System (a registry entry gone wrong)."""
+    if not isinstance(system, System) or not system.key or not system.title:
+        raise DiceError(f"{system!r} is not a dice system.")
+    return system

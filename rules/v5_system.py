@@ -1,0 +1,256 @@
+"""
+V5 behind the seam (`rules.engine`): the `System` object the shared commands, the display and
+the roll log use. The rules themselves live in `rules.v5`, `rules.v5_odds` and `rules.v5_sheet`;
+this module only translates between them and the system-neutral shapes.
+
+Syntax (seed 004): `+roll <pool> [vs <difficulty>]`, with the seed's `/willpower` ending
+(`+roll res+occult vs 3/willpower`). The difficulty is the number of successes needed; with
+none the roll is judged at difficulty 1 and no margin is shown (RULES.md §1).
+
+Looks: regular dice are marked "success" (6-9) or "ten"; Hunger dice carry "hunger" too, and a
+Hunger 1 is marked "one" (the bestial failure's die). The outcome's tones: a critical is a
+triumph, a messy critical "mixed" (it wins, but the Beast shows), a bestial failure a disaster.
+
+`+odds` shows each outcome once, so the figures add up to 100%: messy critical, critical
+(clean), success (not critical), failure, total failure (not bestial), bestial failure.
+"""
+
+import re
+from fractions import Fraction
+
+from . import v5, v5_odds, v5_sheet
+from .engine import (HUNGER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsView, Outcome,
+                     RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
+from .errors import DiceError
+from .pools import build_pool
+
+TONES = {
+    "messy_critical": "mixed",
+    "critical": "triumph",
+    "exceptional": "good",
+    "solid": "good",
+    "bare": "good",
+    "success": "good",
+    "bestial_failure": "disaster",
+    "total_failure": "bad",
+    "failure": "bad",
+}
+LABELS = dict(v5.OUTCOME_LABELS, success="success")
+
+_WILLPOWER_ENDING = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
+
+
+class V5Sheet(Sheet):
+    """The V5 sheet of `rules.v5_sheet`."""
+
+    staff_only = frozenset({"hunger"})
+
+    def defaults(self):
+        return {trait: v5_sheet.default_value(trait) for trait in v5_sheet.settable_traits()}
+
+    def clamp(self, values):
+        return v5_sheet.clamp_all(values)
+
+    def match(self, typed):
+        return v5_sheet.match_settable(typed)
+
+    def check_value(self, trait, value, values):
+        return v5_sheet.check_value(trait, value, values)
+
+    def check_specialty(self, skill, specialty, values, owned):
+        return v5_sheet.check_specialty(skill, specialty, values, owned)
+
+    def traits(self, values, specialties):
+        return v5_sheet.trait_table(values, specialties)
+
+    def state(self, values):
+        values = v5_sheet.clamp_all(values)
+        willpower_max = v5_sheet.willpower_max(values)
+        return {
+            "hunger": values["hunger"],
+            "blood_potency": values["blood potency"],
+            "humanity": values["humanity"],
+            "willpower_max": willpower_max,
+            "willpower_left": willpower_max - values["willpower superficial"] - values["willpower aggravated"],
+        }
+
+    def layout(self, values, specialties, flags=frozenset()):
+        values = v5_sheet.clamp_all(values)
+        sections = []
+        for heading, groups in (("Attributes", v5_sheet.ATTRIBUTES), ("Skills", v5_sheet.SKILLS)):
+            rows = tuple((group.title(), tuple((name.title(), values[name]) for name in names))
+                         for group, names in groups.items())
+            sections.append(SheetSection("columns", heading, rows=rows))
+        listed = [f"{skill.title()} ({name})" for skill in v5_sheet.ALL_SKILLS for name in specialties.get(skill, ())]
+        if listed:
+            sections.append(SheetSection("line", "Specialties", text=", ".join(listed)))
+        known = [f"{name.title()} {values[name]}" for name in v5_sheet.DISCIPLINES if values[name]]
+        sections.append(SheetSection("line", "Disciplines", text=", ".join(known) or "none"))
+        blood = (f"{values['hunger']}   Humanity {values['humanity']} (Stains {values['stains']})   "
+                 f"Blood Potency {values['blood potency']}")
+        if "frenzy" in flags:
+            blood += "   IN FRENZY"
+        sections.append(SheetSection("line", "Hunger", text=blood))
+        for track, maximum in (("willpower", v5_sheet.willpower_max(values)),
+                               ("health", v5_sheet.health_max(values))):
+            superficial, aggravated = values[f"{track} superficial"], values[f"{track} aggravated"]
+            boxes = "X" * aggravated + "/" * superficial + "." * (maximum - aggravated - superficial)
+            sections.append(SheetSection(
+                "track", track.title(), boxes=boxes,
+                text=(f"{maximum - superficial - aggravated}/{maximum} left "
+                      f"(Superficial {superficial}, Aggravated {aggravated})")))
+        return tuple(sections)
+
+
+class V5System(System):
+    key = v5.KEY
+    title = v5.TITLE
+    roll_switches = ("willpower",)
+    roll_usage = "+roll <pool> [vs <difficulty>] [# <comment>]"
+    check_usage = "+check <number> [vs <difficulty>] [# <comment>]"
+    sheet = V5Sheet()
+    help = """\
+V5: your pool adds Attributes, Skills, Disciplines and numbers; a
+Specialty you have adds one die: str+brawl(grappling). The difficulty
+is the number of successes needed (none: any success is a success).
+Your Hunger says how many of the dice are Hunger dice. 0 successes
+never wins, not even at difficulty 0 (a total failure).
+  /willpower (or the ending /willpower): after rolling, spend 1
+  Willpower to reroll up to three regular dice under 6, only when the
+  roll did not win."""
+
+    def __init__(self, bestial_rule="official"):
+        self.bestial_rule = v5.check_bestial_rule(bestial_rule)
+
+    def configure(self, settings):
+        return type(self)(bestial_rule=settings.get("V5_BESTIAL_FAILURE", "official"))
+
+    # -- rolling
+
+    def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
+        options = set()
+        ending = _WILLPOWER_ENDING.search(text)
+        if ending:
+            options.add("willpower")
+            text = text[: ending.start()].strip()
+        if "willpower" in switches:
+            options.add("willpower")
+        pool_text, target_text = split_vs(text)
+        difficulty = None
+        if target_text is not None:
+            difficulty = read_whole(target_text, "The difficulty must be a whole number of successes",
+                                    v5.check_difficulty)
+        traits = None if numbers_only or roller is None else roller.traits
+        pool = build_pool(pool_text, traits)
+        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice,
+                           target=1 if difficulty is None else difficulty, target_given=difficulty is not None,
+                           options=frozenset(options))
+
+    def _hunger(self, roller):
+        return roller.get("hunger", 0) if roller is not None else 0
+
+    def roll(self, request, roller=None, rng=None):
+        return v5.roll(request.dice, self._hunger(roller), request.target, rng=rng, bestial_rule=self.bestial_rule)
+
+    # -- looks
+
+    def outcome_key(self, result, target_given=True):
+        key = result.outcome
+        if not target_given and key in ("bare", "solid", "exceptional"):
+            return "success"
+        return key
+
+    def pool_text(self, pool, dice, hunger):
+        text = pool.describe() if pool is not None else str(dice)
+        if pool is None or len(pool.parts) > 1 or pool.parts[0].trait or pool.total < 1:
+            text += f" ({dice} {'die' if dice == 1 else 'dice'})"
+        else:
+            text += " die" if dice == 1 else " dice"
+        return f"{text}, Hunger {hunger}"
+
+    def view(self, result, request=None):
+        given = request.target_given if request is not None else True
+        key = self.outcome_key(result, given)
+        regular = tuple(Die(face, _regular_marks(face, i in result.rerolled)) for i, face in enumerate(result.regular))
+        hunger = tuple(Die(face, _hunger_marks(face)) for face in result.hunger)
+        groups = [DiceGroup("Dice", regular)] if regular else []
+        if hunger:
+            groups.append(DiceGroup("Hunger", hunger))
+        notes = ()
+        if given:
+            sign = "+" if result.margin >= 0 else ""
+            note = f"margin {sign}{result.margin}"
+            if result.win and result.margin_label != LABELS[key]:
+                note += f", {result.margin_label}"
+            notes = (note,)
+        return RollView(
+            system=self.key,
+            pool=self.pool_text(request.pool if request is not None else None, result.pool, result.hunger_level),
+            target=f"vs {result.difficulty}" if given else "",
+            groups=tuple(groups),
+            score=result.successes,
+            noun=("success", "successes"),
+            outcome=Outcome(key, LABELS[key], TONES[key]),
+            notes=notes,
+        )
+
+    def record(self, result, request=None):
+        return {
+            "system": self.key,
+            "view": self.view(result, request).to_dict(),
+            "regular": list(result.regular),
+            "hunger": list(result.hunger),
+            "difficulty": result.difficulty,
+            "hunger_rating": result.hunger_level,
+            "bestial_rule": result.bestial_rule,
+            "rerolled": list(result.rerolled),
+        }
+
+    # -- odds
+
+    def odds(self, request, roller=None):
+        hunger = self._hunger(roller)
+        chances = v5_odds.odds(request.dice, hunger, request.target, bestial_rule=self.bestial_rule)
+        regular_n, hunger_n = v5.split_pool(request.dice, hunger)
+        if self.bestial_rule == "official":
+            # 0 successes without a Hunger 1: every regular die 1-5, every Hunger die 2-5.
+            plain_total = Fraction(1, 2) ** regular_n * Fraction(2, 5) ** hunger_n
+        else:
+            plain_total = chances["total_failure"] if hunger_n == 0 else Fraction(0)
+        messy = chances["messy_critical"]
+        clean = chances["critical"] - messy
+        success = chances["win"] - chances["critical"]
+        bestial = chances["bestial_failure"]
+        failure = 1 - chances["win"] - bestial - plain_total
+        items = (
+            Chance("messy_critical", LABELS["messy_critical"], messy, TONES["messy_critical"]),
+            Chance("critical", LABELS["critical"], clean, TONES["critical"]),
+            Chance("success", "success (not critical)", success, TONES["success"]),
+            Chance("failure", LABELS["failure"], failure, TONES["failure"]),
+            Chance("total_failure", LABELS["total_failure"], plain_total, TONES["total_failure"]),
+            Chance("bestial_failure", LABELS["bestial_failure"], bestial, TONES["bestial_failure"]),
+        )
+        return OddsView(
+            system=self.key,
+            pool=self.pool_text(request.pool, request.dice, hunger),
+            target=f"vs {request.target}" if request.target_given else "",
+            chances=items,
+            distribution=(),
+            notes=(f"expected successes {float(chances['expected_successes']):.2f}",),
+        )
+
+
+def _regular_marks(face, rerolled=False):
+    marks = {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= 6 else {FAIL}
+    if rerolled:
+        marks.add(REROLLED)
+    return frozenset(marks)
+
+
+def _hunger_marks(face):
+    marks = {HUNGER}
+    marks |= {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= 6 else {ONE} if face == 1 else {FAIL}
+    return frozenset(marks)
+
+
+SYSTEM = V5System()
