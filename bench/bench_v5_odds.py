@@ -75,9 +75,9 @@ def icepool_odds(pool, hunger, difficulty, warm):
 
     def outcome(six_to_nine, tens, one, ten):
         successes = six_to_nine + tens + 2 * (tens // 2)
-        win = successes >= difficulty
+        win = successes >= max(difficulty, 1)  # 0 successes never wins (RULES.md §1)
         critical = win and tens >= 2
-        return win, critical, critical and ten, not win and one, successes == 0 and not win, successes
+        return win, critical, critical and ten, not win and one, successes == 0, successes
 
     table = states.map(outcome, star=True)
     names = ("win", "critical", "messy_critical", "bestial_failure", "total_failure")
@@ -107,7 +107,7 @@ def icepool_best_reroll(result, warm):
                 def outcome(six_to_nine, tens, one, ten):
                     tens += kept_t
                     successes = kept_s + six_to_nine + tens + 2 * (tens // 2)
-                    win = successes >= result.difficulty
+                    win = successes >= max(result.difficulty, 1)
                     return win, win and tens >= 2 and hunger_ten, successes
 
                 table = tally.evaluate(die.pool(len(picks))).map(outcome, star=True)
