@@ -98,10 +98,10 @@ def timed(world, repeats, cmdclass, args, before=None):
 def main():
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 21
     set_up()
-    from commands.contest import CmdContest
+    from commands.v5.contest import CmdContest
     from commands.odds import CmdOdds
     from commands.rolls import CmdCheck, CmdRoll
-    from commands.willpower import CmdWillpower
+    from commands.v5.willpower import CmdWillpower
     from rules import v5_odds
 
     world = make_world()

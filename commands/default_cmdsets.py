@@ -1,21 +1,22 @@
 """
 Command sets. The dice commands are gathered in `DiceCmdSet` and merged into the character
-cmdset, so every puppeted character has them.
+cmdset, so every puppeted character has them: the shared ones (sheet, +roll, +check, +odds,
++rolls) for every system, and the configured system's wing's own (`commands/<key>/`, e.g.
+`commands.v5.cmdset.V5CmdSet`), only when that system is configured.
 """
 
 from evennia import CmdSet, default_cmds
 
-from .contest import CmdContest
-from .hunger import CmdHunger, CmdRouse
-from .humanity import CmdFrenzy, CmdRemorse
+from .dice_base import dice_wing
+from .help import CmdHelp
 from .nospoof import CmdNospoof
+from .ooc import CmdOOC, CmdUnpuppet
 from .odds import CmdOdds
 from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
 from .speech import CmdPage, CmdPose, CmdSay, CmdWhisper
-from .teamwork import CmdTeamwork
-from .willpower import CmdWillpower
+from .unloggedin import CmdUnconnectedCreate
 
 
 class DiceCmdSet(CmdSet):
@@ -26,11 +27,13 @@ class DiceCmdSet(CmdSet):
     def at_cmdset_creation(self):
         for command in (
             CmdSheet, CmdStat, CmdApprove,  # the sheet
-            CmdRoll, CmdCheck, CmdContest, CmdTeamwork, CmdWillpower,  # rolls
-            CmdRouse, CmdHunger, CmdRemorse, CmdFrenzy,  # the Beast and the Blood
+            CmdRoll, CmdCheck,  # rolls
             CmdOdds, CmdRolls,  # odds and the record
         ):
             self.add(command())
+        wing = dice_wing()
+        if wing.cmdset is not None:
+            self.add(wing.cmdset)
 
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):
@@ -42,6 +45,8 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         super().at_cmdset_creation()
         # Stock speech, made unable to forge a system line (commands/speech.py).
         for command in (CmdSay, CmdPose, CmdWhisper):
+            self.add(command())
+        for command in (CmdOOC, CmdUnpuppet, CmdHelp):  # ooc <text>; help (commands/help.py)
             self.add(command())
         self.add(DiceCmdSet)
 
@@ -55,6 +60,7 @@ class AccountCmdSet(default_cmds.AccountCmdSet):
         super().at_cmdset_creation()
         self.add(CmdPage())  # commands/speech.py
         self.add(CmdNospoof())
+        self.add(CmdHelp())  # a topic named exactly as typed first (commands/help.py)
 
 
 class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
@@ -64,6 +70,7 @@ class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
 
     def at_cmdset_creation(self):
         super().at_cmdset_creation()
+        self.add(CmdUnconnectedCreate())  # asks Y/N without showing the password (commands/unloggedin.py)
 
 
 class SessionCmdSet(default_cmds.SessionCmdSet):

@@ -2,20 +2,23 @@
 What every dice command shares: the help category, refusing bad input with one clear line,
 finding characters, telling who is staff, and sending a roll to its audience.
 
-Commands stay thin: they parse, fetch traits, call `rules`, format (`commands.dice_display`)
-and send. No dice logic lives here.
+Commands stay thin: they parse, fetch traits, call the configured dice system
+(`dice_system()`, a `rules.engine.System`), format (`rules.display`) and send. No dice logic
+lives here, and no system's words: a system's own commands and its extras to the shared
+`+roll`/`+odds` live in its wing (`commands/<key>/`, see `Wing`).
 """
 
+import importlib
 import re
 
 from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
 
+from rules import systems
 from rules.errors import DiceError
-from rules.systems import get_system
 
-from .dice_display import escape as _escape
-from .dice_display import without_control
+from rules.display import escape as _escape
+from rules.display import without_control
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -78,9 +81,10 @@ class DiceCommand(MuxCommand):
         return f"Unknown switch /{_escape(typed)} ({knows})."
 
     def refuse(self, message):
-        """One line: what was wrong, then the usage."""
-        usage = f" Usage: {self.usage}" if self.usage else ""
-        self.msg(f"{message}{usage}")
+        """What was wrong, then the usage on a line of its own (`rules.display.format_refusal`)."""
+        from rules.display import format_refusal
+
+        self.msg(format_refusal(message, self.usage or "", width=width_of(self.caller)))
 
     def run(self):
         raise NotImplementedError
@@ -102,7 +106,6 @@ def refusal_text(err):
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 COMMENT = re.compile(r"(?:^|\s)#")
-_HUNGER = re.compile(r"^(?P<pool>.*?)\s*\bhunger\s+(?P<value>\S+)\s*$", re.IGNORECASE | re.DOTALL)
 
 
 def split_comment(text):
@@ -111,21 +114,6 @@ def split_comment(text):
     if found:
         return text[: found.start()].strip(), text[found.end():].strip()
     return text.strip(), ""
-
-
-def split_hunger(text):
-    """`6 vs 2 hunger 2` -> ("6 vs 2", 2); `6` -> ("6", None). The Hunger goes last."""
-    found = _HUNGER.match(text.strip())
-    if not found:
-        return text.strip(), None
-    from rules import v5
-
-    hunger = whole_number(found.group("value"), f"Hunger must be a whole number from 0 to {v5.MAX_HUNGER}",
-                          v5.check_hunger)
-    pool = found.group("pool").strip()
-    if not pool:
-        raise DiceError("Say how many dice before 'hunger'.")
-    return pool, hunger
 
 
 def whole_number(typed, message, check=None, signed=False):
@@ -155,12 +143,177 @@ def is_staff(obj):
     return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
 
 
+class _Settings:
+    """The game's settings as the mapping `System.configure` reads (upper-case names only)."""
+
+    def get(self, name, default=None):
+        return getattr(settings, name, default) if name.isupper() else default
+
+    def __getitem__(self, name):
+        if not name.isupper() or not hasattr(settings, name):
+            raise KeyError(name)
+        return getattr(settings, name)
+
+    def __contains__(self, name):
+        return name.isupper() and hasattr(settings, name)
+
+    def keys(self):
+        return [name for name in dir(settings) if name.isupper()]
+
+
+def system_key():
+    return str(getattr(settings, "DICE_SYSTEM", systems.DEFAULT_SYSTEM) or systems.DEFAULT_SYSTEM).strip().lower()
+
+
 def dice_system():
-    return get_system(getattr(settings, "DICE_SYSTEM", "v5"))
+    """The configured `rules.engine.System` (built once from the settings; see `rules.systems`)."""
+    return systems.configure(system_key(), _Settings())
 
 
-def bestial_rule():
-    return getattr(settings, "V5_BESTIAL_FAILURE", "official")
+def check_configured_system():
+    """
+    At server start: the configured system, or the start refused with a clear message (an
+    unknown `DICE_SYSTEM`, a system not installed, a bad setting such as V5_BESTIAL_FAILURE).
+    """
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        return dice_system()
+    except DiceError as err:
+        message = (f"DICE_SYSTEM={system_key()!r} cannot be used: {err} "
+                   f"Set DICE_SYSTEM (settings or environment) to one of: {', '.join(systems.installed())}.")
+        try:
+            from evennia.utils import logger
+
+            logger.log_err(message)
+        except Exception:  # noqa: BLE001 - the refusal below is what matters
+            pass
+        raise ImproperlyConfigured(message) from None
+
+
+def _settings_changed(**kwargs):
+    # `override_settings(DICE_SYSTEM=...)` in tests: the next roll builds the system again.
+    if kwargs.get("setting", "").isupper():
+        systems.reset()
+
+
+try:
+    from django.test.signals import setting_changed
+
+    setting_changed.connect(_settings_changed, dispatch_uid="dice_system_settings")
+except ImportError:  # pragma: no cover - Django always has it
+    pass
+
+
+# ---------------------------------------------------------------- wings
+
+
+class Wing:
+    """
+    A system's extras to the shared commands, and its own commands. The default wing (a system
+    without one) adds nothing. A system's wing is `commands.<key>.wing.WING` (a subclass),
+    found by its key, so a new system needs no edit here; tests may `register_wing`.
+
+    Attributes:
+        key (str): the system's key.
+        switches (tuple of str): extra switches of the shared +roll/+check (the system's own
+            `roll_switches` are added anyway).
+        odds_switches (tuple of str): extra switches of +odds.
+        cmdset: the wing's CmdSet class (or None), added to every character's commands.
+        roll_help, odds_help (str): more help for +roll/+check and +odds.
+    """
+
+    switches = ()
+    odds_switches = ()
+    cmdset = None
+    roll_help = ""
+    odds_help = ""
+
+    def __init__(self, key=""):
+        self.key = key
+
+    def handle_roll(self, cmd):
+        """Run a +roll/+check that is the wing's own (e.g. by a switch); True when it did."""
+        return False
+
+    def handle_odds(self, cmd):
+        """Run a +odds that is the wing's own; True when it did."""
+        return False
+
+    def prepare_odds(self, cmd, text, roller):
+        """+odds' text and roller before parsing (a system's own ending, e.g. another state)."""
+        return text, roller
+
+    def prepare_roll(self, cmd, text, roller):
+        """+roll/+check's text and roller before parsing (e.g. state the wing keeps: V20's retries)."""
+        return text, roller
+
+    def prepare_request(self, cmd, request, roller):
+        """
+        The request +roll, +check and +odds go on with, right after the system parsed it: e.g.
+        with a target character's sheet read in (a check against their defence). Returns the
+        request (unchanged by default); may refuse (DiceError).
+        """
+        return request
+
+    def before_odds(self, cmd, request, roller):
+        """Refuse (DiceError) a +odds request the system cannot answer."""
+
+    def before_roll(self, cmd, request, roller):
+        """Refuse (DiceError) before any die is rolled: e.g. a resource the roll spends is gone."""
+
+    def after_roll(self, cmd, request, result, rng):
+        """
+        Change the roll right after it is made (an at-once reroll).
+
+        Returns:
+            (result now, result before or None, callable width -> list of extra lines)
+        """
+        return result, None, lambda width: []
+
+    def rolled(self, cmd, request, result, record, receivers):
+        """After the roll was stored and shown (remember it for a later command, ...)."""
+
+    def sheet_flags(self, character):
+        """The flags `Sheet.layout` shows (a frozenset of str)."""
+        return frozenset()
+
+    def pending_lines(self, character):
+        """What is still pending for the character (shown on connecting), one line each."""
+        return []
+
+    def at_server_start(self):
+        """Restore the wing's pending state after a start."""
+
+
+WINGS = {}
+_WING_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def register_wing(wing):
+    WINGS[wing.key] = wing
+    return wing
+
+
+def unregister_wing(key):
+    WINGS.pop(key, None)
+
+
+def dice_wing(system=None):
+    """The configured system's `Wing` (the default one when it has none)."""
+    key = (system or dice_system()).key
+    if key in WINGS:
+        return WINGS[key]
+    if _WING_KEY.match(key):
+        name = f"{__package__}.{key}.wing"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name not in (name, f"{__package__}.{key}"):
+                raise
+        else:
+            return getattr(module, "WING")
+    return Wing(key)
 
 
 def find_character(caller, name, room_only=False):
@@ -212,7 +365,7 @@ def staff_in_room(caller):
 def send(receivers, text, from_obj=None):
     """
     The one way out for every message of ours that carries player text (see
-    `commands.dice_display`): each receiver gets exactly `text`, by its own `msg()`.
+    `rules.display`): each receiver gets exactly `text`, by its own `msg()`.
 
     Not `msg_contents`: it runs the `$func()` parser and `str.format_map` on the text for
     each receiver, so `$randint(1,10)` in a comment would differ per viewer, `{you}` would
@@ -221,7 +374,8 @@ def send(receivers, text, from_obj=None):
 
     Args:
         receivers (iterable): objects to tell (ones without a session just get nothing).
-        text (str): the finished message, player text already escaped.
+        text (str or callable): the finished message, player text already escaped; or a
+            callable width -> text, rendered for each receiver at its client width.
         from_obj: the sender, passed on to `msg()` (its `at_msg_send` hook).
 
     Returns:
@@ -232,8 +386,36 @@ def send(receivers, text, from_obj=None):
         if obj is None or obj in told:
             continue
         told.append(obj)
-        obj.msg(text, from_obj=from_obj)
+        obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
     return told
+
+
+DEFAULT_WIDTH = 80
+
+
+def width_of(obj):
+    """
+    The client width of whoever plays `obj` (Evennia learns it from NAWS): the lowest of its
+    sessions, 80 when unknown.
+    """
+    widths = []
+    try:
+        sessions = obj.sessions.all()
+    except AttributeError:
+        sessions = getattr(obj, "sessions", None) or []
+        sessions = sessions if isinstance(sessions, (list, tuple)) else []
+    for session in sessions:
+        flags = getattr(session, "protocol_flags", None) or {}
+        value = flags.get("SCREENWIDTH", {0: DEFAULT_WIDTH})
+        if isinstance(value, dict):
+            value = value.get(0, DEFAULT_WIDTH)
+        try:
+            value = int(value)
+        except (TypeError, ValueError):
+            continue
+        if value >= 20:
+            widths.append(value)
+    return min(widths) if widths else DEFAULT_WIDTH
 
 
 def room_audience(caller):
@@ -266,7 +448,13 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     Public: everyone in the room. Private: the roller, the characters it is shared with and
     staff in the room.
 
-    `record` (dict or None) describes the roll for the roll log: keys such as `kind`
+    `text` is the message, or a callable width -> message (each receiver gets it at their
+    client width; the log stores it at 80 columns, with the code).
+
+    `record` (dict or None) describes the roll for the roll log (the "cmd"/"record" contract:
+    `kind`, `command`, `comment`, `system`, `view` (a RollView), `data` (`System.record`),
+    optional `initial`, `sides`, `verdict`, `subject`, `parent`, `details`, `summary`), or in
+    the older shape: keys such as `kind`
     ("roll", "check", "rouse", ...), `command` (as typed), `pool` (a Pool or text with trait
     values), `result` (a rules result: faces, difficulty, successes, outcome are read from it),
     or `regular`, `hunger` (faces), `difficulty`, `outcome`, `summary`; `subject` (the
@@ -283,15 +471,26 @@ def announce(caller, text, private=False, shared_with=(), record=None):
                 receivers.append(obj)
     else:
         receivers = Announced(room_audience(caller))
+    render = text if callable(text) else None
+    stored = render(DEFAULT_WIDTH) if render else text
     if record is not None:
         from rolllog import api as rolllog_api
 
         entry = rolllog_api.store_roll(caller, record, private=private or not location,
-                                       receivers=receivers, shared_with=shared_with, text=text)
+                                       receivers=receivers, shared_with=shared_with, text=stored)
         receivers.entry, receivers.code = entry, entry.code
-        text = entry.text
-    receivers.text = text
-    send(receivers, text, from_obj=caller)
+        if render is not None:
+            from rules.display import append_code
+
+            code = entry.code
+            out = lambda width: append_code(render(width), code, width=width)  # noqa: E731
+            stored = entry.text
+        else:
+            stored = out = entry.text
+    else:
+        out = render or stored
+    receivers.text = stored
+    send(receivers, out, from_obj=caller)
     return receivers
 
 

@@ -1,28 +1,16 @@
 """
-+odds: exact chances before you roll, from the exact odds engine (rules.v5_odds).
++odds: exact chances before you roll, in every dice system: the configured system parses the
+pool as +roll would and answers with an `OddsView` (fractions, by counting); `rules.display`
+draws it at the caller's width.
 
-The engine counts outcomes by categories of faces, so even the largest pool (50 dice,
-Hunger 5) is answered in about a millisecond: safe to run on the game's single reactor thread
-(see bench/bench_v5_odds.py for the measured figures).
+Every system's odds are fast enough for the game's single reactor thread at the largest pool
+(see the bench/ scripts). What a system adds (V5's `/reroll`, `hunger <n>`) comes from its
+wing (`commands.dice_base.Wing`).
 """
 
-from rules import v5, v5_odds
 from rules.errors import DiceError
-from rules.pools import build_pool
 
-from .dice_base import DiceCommand, bestial_rule, split_hunger
-from .dice_display import format_faces, format_pool
-from .rolls import split_roll_args
-from .willpower import rerollable_roll
-
-
-ODDS_ROWS = (
-    ("win", "Win"),
-    ("critical", "Critical"),
-    ("messy_critical", "Messy critical"),
-    ("bestial_failure", "Bestial failure"),
-    ("total_failure", "Total failure"),
-)
+from .dice_base import DiceCommand, dice_system, dice_wing, split_comment, width_of
 
 
 def percent(probability):
@@ -35,83 +23,60 @@ def percent(probability):
     return f"{value:.1f}%"
 
 
-def format_odds(chances):
-    cells = "  ".join(f"{label} {percent(chances[key])}" for key, label in ODDS_ROWS)
-    return f"  {cells}\n  Expected successes {float(chances['expected_successes']):.2f}"
-
-
-def format_strategies(result):
-    """One line per Willpower choice for a roll on the table: which dice, then the chances."""
-    lines = []
-    keep = v5_odds.reroll_odds(result, ())
-    lines.append(f"  {'keep':<9} Win {percent(keep['win'])}")
-    for name in v5.REROLL_STRATEGIES:
-        picks = v5_odds.best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
-        if not picks:
-            lines.append(f"  {name:<9} (no dice to reroll)")
-            continue
-        chances = v5_odds.reroll_odds(result, picks)
-        faces = " ".join(str(result.regular[i]) for i in picks)
-        lines.append(
-            f"  {name:<9} reroll {faces}: Win {percent(chances['win'])}  "
-            f"Messy critical {percent(chances['messy_critical'])}  "
-            f"Expected successes {float(chances['expected_successes']):.2f}"
-        )
-    return "\n".join(lines)
-
-
 class CmdOdds(DiceCommand):
     """
     Show the exact chances of a roll before you make it.
 
     Usage:
-      +odds <pool> [vs <difficulty>] [hunger <n>]
-      +odds/reroll
+      +odds <pool> [vs <target>]
 
-    Switches:
-      reroll - for your last roll, the chances after each Willpower choice
-               (failures, crits, messy, best), before you commit
-
-    Computes, exactly (by counting, not by simulation), the chance to win,
-    to score a critical, a messy critical, a bestial failure and a total
-    failure, and the expected number of successes. A pool with traits uses
-    your dots; the Hunger is yours unless you give one. Without a
-    difficulty, a win means at least one success.
-
-    Examples:
-      +odds dex+stealth vs 3
-      +odds 7 vs 4 hunger 3
-      +odds str+brawl(grappling) vs 2 hunger 0
-      +odds/reroll
+    Computes, exactly (by counting, not by simulation), the chance of each
+    outcome of the roll, each once, adding up to 100%. A pool with traits
+    uses your sheet, as +roll does.
     """
 
     key = "+odds"
     aliases = ["odds"]
     locks = "cmd:all()"
-    usage = "+odds <pool> [vs <difficulty>] [hunger <n>] or +odds/reroll"
-    switch_options = ("reroll",)
+    usage = "+odds <pool> [vs <target>]"
+    switch_options = ()
+
+    def system_parts(self):
+        try:
+            system = dice_system()
+        except DiceError:
+            return None, None
+        return system, dice_wing(system)
+
+    def parse(self):
+        system, wing = self.system_parts()
+        if system is not None:
+            self.switch_options = tuple(wing.odds_switches)
+            self.usage = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
+        super().parse()
+
+    def get_help(self, caller, cmdset):
+        text = super().get_help(caller, cmdset)
+        system, wing = self.system_parts()
+        if system is None:
+            return text
+        parts = [text.rstrip(), f"In this game ({system.title}):\n  {self.usage}"]
+        if wing.odds_help:
+            parts.append(wing.odds_help.rstrip())
+        return "\n\n".join(parts)
 
     def run(self):
-        caller = self.caller
-        if "reroll" in self.switches:
-            self.reroll_advice()
-            return
-        text, hunger = split_hunger(self.args)
-        text, difficulty, willpower, _ = split_roll_args(text)
-        if willpower:
-            raise DiceError("Odds do not spend Willpower; see +odds/reroll after a roll.")
-        table = caller.trait_table() if hasattr(caller, "trait_table") else None
-        pool = build_pool(text, table)
-        if hunger is None:
-            hunger = caller.hunger if hasattr(caller, "hunger") else 0
-        given = difficulty is not None
-        chances = v5_odds.odds(pool.dice, hunger, difficulty if given else 1, bestial_rule=bestial_rule())
-        header = "|w[Odds]|n " + format_pool(pool, pool.dice, hunger, difficulty, given)
-        self.msg(header + "\n" + format_odds(chances))
+        from rules.display import format_odds
 
-    def reroll_advice(self):
-        _, result = rerollable_roll(self.caller)
-        if not result.regular:
-            raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
-        self.msg(f"|w[Odds]|n Willpower choices for your last roll "
-                 f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result))
+        caller = self.caller
+        system = self.system = dice_system()
+        wing = dice_wing(system)
+        if wing.handle_odds(self):
+            return
+        text, _ = split_comment(self.args)
+        roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
+        text, roller = wing.prepare_odds(self, text, roller)
+        request = system.parse(text, frozenset(), roller=roller)
+        request = wing.prepare_request(self, request, roller)
+        wing.before_odds(self, request, roller)
+        self.msg(format_odds(system.odds(request, roller), width=width_of(caller)))

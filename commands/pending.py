@@ -171,13 +171,9 @@ def minutes(seconds):
 
 def pending_lines(character):
     """What is still pending for `character`, one line each (expired things are expired now)."""
-    from . import contest, teamwork, willpower
+    from .dice_base import dice_wing
 
-    lines = []
-    lines += contest.pending_lines(character)
-    lines += teamwork.pending_lines(character)
-    lines += willpower.pending_lines(character)
-    return lines
+    return list(dice_wing().pending_lines(character))
 
 
 def at_connect(character):
@@ -217,10 +213,10 @@ def at_server_start():
     """
     from evennia.utils.utils import delay
 
-    from . import contest
+    from .dice_base import dice_wing
 
     try:
-        contest.restore_challenges()
+        dice_wing().at_server_start()
     except Exception:  # noqa: BLE001 - the server must start whatever is stored
         from evennia.utils import logger
 

@@ -3,12 +3,58 @@ The roll log in the game: +roll/verify (see commands.rolls) and +rolls.
 
 Storing happens in `commands.dice_base.announce(..., record=...)` and `record_action`; the
 queries and the rules of who may see what are in `rolllog.api`, the look in `rolllog.display`.
+
+Both fit the caller's screen: lines are made at the client's width (NAWS; 80 when unknown,
+never more than 80 for +rolls, whose rows are two lines an entry), and a list taller than the
+client's screen goes through Evennia's pager (`evennia.utils.evmore`).
 """
+
+from evennia.utils import evmore
 
 from rules.errors import DiceError
 
+from . import dice_base
 from .dice_base import DiceCommand, find_character, is_staff, whole_number
-from .dice_display import escape
+
+PAGE_SIZE = 15  # entries on a +rolls page: 2 lines each, 33 lines with the title
+DEFAULT_WIDTH = 80
+DEFAULT_HEIGHT = 45  # Evennia's CLIENT_DEFAULT_HEIGHT
+
+
+def _flag(obj, name, default):
+    """The lowest value of a protocol flag (SCREENWIDTH, SCREENHEIGHT) over `obj`'s sessions."""
+    values = []
+    try:
+        sessions = obj.sessions.get()
+    except AttributeError:
+        sessions = []
+    for session in sessions:
+        value = getattr(session, "protocol_flags", {}).get(name, {0: default})
+        value = value.get(0, default) if isinstance(value, dict) else value
+        if isinstance(value, int) and value > 0:
+            values.append(value)
+    return min(values) if values else default
+
+
+def screen_width(obj, most=DEFAULT_WIDTH):
+    """The caller's client width (`dice_base.width_of` when it is there), at most `most`."""
+    width_of = getattr(dice_base, "width_of", None)
+    width = width_of(obj) if width_of else _flag(obj, "SCREENWIDTH", DEFAULT_WIDTH)
+    return max(40, min(most, int(width or DEFAULT_WIDTH)))
+
+
+def send_paged(caller, text):
+    """Send `text`; through Evennia's pager when it is taller than the caller's screen."""
+    height = max(4, _flag(caller, "SCREENHEIGHT", DEFAULT_HEIGHT) - 4)
+    if text.count("\n") + 1 > height:
+        try:
+            has_session = bool(caller.sessions.get())
+        except AttributeError:
+            has_session = False
+        if has_session:
+            evmore.msg(caller, text, exit_on_lastpage=True)
+            return
+    caller.msg(text)
 
 
 def verify_roll(caller, code):
@@ -25,7 +71,7 @@ def verify_roll(caller, code):
     if entry is None:
         caller.msg(display.NO_SUCH_ROLL)
         return None
-    caller.msg(display.format_verify(entry, caller, staff=is_staff(caller)))
+    caller.msg(display.format_verify(entry, caller, staff=is_staff(caller), width=screen_width(caller)))
     return entry
 
 
@@ -43,9 +89,9 @@ class CmdRolls(DiceCommand):
       here    - only what happened in this room
 
     Every roll, every later change to a roll (a Willpower reroll, a contest
-    answer) and every staff change to Hunger is stored on the roll log with
-    a verification code. Staff see the whole log, newest first, 20 entries
-    to a page; name a character to see what was rolled by or for them.
+    answer) and every staff change to a sheet is stored on the roll log with
+    a verification code. Staff see the whole log, newest first, 15 entries
+    to a page, two lines each (a list taller than your screen is paged); name a character to see what was rolled by or for them.
     Players see their own rolls (+rolls and +rolls/mine are the same for
     them). +roll/verify <code> shows one entry in full. The log is also on
     the game's website, at /rolls/.
@@ -106,9 +152,10 @@ class CmdRolls(DiceCommand):
             query = api.search(room=caller.location, query=query)
             filters.append(f"in {caller.location.key}")
 
-        entries, total, pages = api.page(query, number)
+        entries, total, pages = api.page(query, number, size=PAGE_SIZE)
         number = min(number, pages)
         title = "Roll log" + (f" ({', '.join(filters)})" if filters else "")
         switches = "".join(f"/{s}" for s in self.switches)
         hint = f"{self.cmdstring}{switches}{' ' + name if name else ''}"
-        self.msg(display.format_page(entries, total, number, pages, escape(title), escape(hint)))
+        send_paged(caller, display.format_page(entries, total, number, pages, display.escape(title),
+                                               display.escape(hint), width=screen_width(caller)))

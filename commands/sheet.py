@@ -1,63 +1,29 @@
 """
-+sheet, +stat, +approve and +unapprove: the V5 character sheet in game.
++sheet, +stat, +approve and +unapprove: the character sheet in game, for every dice system.
 
+The configured system's `Sheet` says which traits exist, their ranges and how the sheet is
+laid out (`Sheet.layout`); `rules.display.format_sheet` draws it at the caller's width.
 Players set their own traits until staff approve the character; after that only staff change
-the sheet. Hunger is never set by its own player (it moves through Rouse checks and feeding).
+the sheet. Some traits are staff's only (`Sheet.staff_only`: V5's Hunger moves through Rouse
+checks and feeding).
 """
 
-from rules import v5_sheet
 from rules.errors import DiceError
-from rules.pools import match_name
 
-from .dice_base import DiceCommand, find_character, is_staff, record_action, whole_number
-from .dice_display import escape
-
-WIDTH = 78
-COLUMN = 26
+from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
+                        width_of)
+from rules.display import escape
 
 
-def _row(cells):
-    return " " + "".join(cell.ljust(COLUMN) for cell in cells).rstrip()
+def render_sheet(character, width=80):
+    """The sheet as text that fits the client's width."""
+    from rules.display import format_sheet
 
-
-def _trait_cell(name, value):
-    return f"{name.title():<15}{value:>2}"
-
-
-def render_sheet(character):
-    """The sheet as text that fits an 80-column telnet client."""
-    values = character.sheet_values
+    system = dice_system()
     status = "approved" if character.approved else "not approved"
-    title = f" {escape(character.key)} ({status}) "
-    lines = [f"|w{title.center(WIDTH, '=')}|n"]
-    for heading, groups in (("Attributes", v5_sheet.ATTRIBUTES), ("Skills", v5_sheet.SKILLS)):
-        lines.append(f"|w{heading}|n")
-        lines.append("|c" + _row(group.title() for group in groups) + "|n")
-        columns = list(groups.values())
-        for index in range(max(len(col) for col in columns)):
-            lines.append(_row(_trait_cell(col[index], values[col[index]]) if index < len(col) else ""
-                              for col in columns))
-    specialties = character.specialties
-    if specialties:
-        listed = ", ".join(f"{skill.title()} ({escape(name)})"
-                           for skill in v5_sheet.ALL_SKILLS for name in specialties.get(skill, ()))
-        lines.append(f"|wSpecialties:|n {listed}")
-    disciplines = [f"{name.title()} {values[name]}" for name in v5_sheet.DISCIPLINES if values[name]]
-    lines.append("|wDisciplines:|n " + (", ".join(disciplines) if disciplines else "none"))
-    lines.append(
-        f"|wHunger|n {values['hunger']}   |wHumanity|n {values['humanity']} "
-        f"(Stains {values['stains']})   |wBlood Potency|n {values['blood potency']}"
-        + ("   |[r|wIN FRENZY|n" if getattr(character, "in_frenzy", False) else "")
-    )
-    for track, maximum in (("willpower", character.willpower_max), ("health", character.health_max)):
-        superficial, aggravated = values[f"{track} superficial"], values[f"{track} aggravated"]
-        boxes = "X" * aggravated + "/" * superficial + "." * (maximum - aggravated - superficial)
-        lines.append(
-            f"|w{track.title():<9}|n [{boxes}] {maximum - superficial - aggravated}/{maximum} left "
-            f"(Superficial {superficial}, Aggravated {aggravated})"
-        )
-    lines.append("|w" + "=" * WIDTH + "|n")
-    return "\n".join(lines)
+    sections = system.sheet.layout(character.sheet_values, character.specialties,
+                                   dice_wing(system).sheet_flags(character))
+    return format_sheet(character.key, status, sections, width=width)
 
 
 class CmdSheet(DiceCommand):
@@ -68,9 +34,8 @@ class CmdSheet(DiceCommand):
       +sheet
       +sheet <character>
 
-    Shows your V5 sheet: Attributes, Skills with Specialties, Disciplines,
-    Hunger, Humanity and Stains, Blood Potency, Willpower and Health. Staff
-    (Builder and up) can see anyone's sheet.
+    Shows your character sheet, as this game's dice system lays it out.
+    Staff (Builder and up) can see anyone's sheet.
 
     Examples:
       +sheet
@@ -91,7 +56,7 @@ class CmdSheet(DiceCommand):
                 raise DiceError("Only staff can see other characters' sheets.")
         if not hasattr(target, "sheet_values"):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
-        self.msg(render_sheet(target))
+        self.msg(render_sheet(target, width_of(caller)))
 
 
 class CmdStat(DiceCommand):
@@ -108,12 +73,9 @@ class CmdStat(DiceCommand):
     Switches:
       remove - remove a Specialty
 
-    Traits: the 9 Attributes (1-5), the 27 Skills (0-5), Disciplines (0-5;
-    0 removes one), Hunger (0-5, staff only), Humanity (0-10), Stains (up to
-    10 - Humanity), Blood Potency (0-10), and damage: willpower superficial,
-    willpower aggravated, health superficial, health aggravated. Willpower's
-    maximum is Composure + Resolve, Health's is Stamina + 3. A value outside
-    its range is refused. A Specialty needs a dot in its Skill.
+    A trait is named in full, by its abbreviation or a unique prefix; a
+    value outside its range is refused (the traits and ranges of this
+    game's system are listed below).
 
     You set your own sheet until staff approve it (+approve); then ask
     staff. Staff can change any sheet at any time.
@@ -124,11 +86,20 @@ class CmdStat(DiceCommand):
       +stat auspex=2
       +stat spec academics=History
       +stat/remove spec academics=History
-      +stat Alice/hunger=2
+      +stat Alice/dex=4
     """
 
     key = "+stat"
     aliases = ["stat"]
+
+    def get_help(self, caller, cmdset):
+        text = super().get_help(caller, cmdset)
+        try:
+            system = dice_system()
+        except DiceError:
+            return text
+        extra = system.sheet.help() if system.sheet is not None else ""
+        return text.rstrip() + (f"\n\nIn this game ({system.title}):\n{extra.rstrip()}" if extra else "")
     locks = "cmd:all()"
     switch_options = ("remove",)
     usage = "+stat [<character>/]<trait>=<value> or +stat [<character>/]spec <skill>=<specialty>"
@@ -155,12 +126,20 @@ class CmdStat(DiceCommand):
             return
         if "remove" in self.switches:
             raise DiceError("/remove is for Specialties: +stat/remove spec <skill>=<specialty>.")
-        trait = v5_sheet.match_settable(trait_text)
-        if trait == "hunger" and not staff:
-            raise DiceError("Only staff set Hunger; it changes through Rouse checks and feeding.")
-        value = whole_number(self.rhs, "The value must be a whole number", signed=True)
+        sheet = dice_system().sheet
+        trait = sheet.match(trait_text)
+        if trait in sheet.staff_only and not staff:
+            raise DiceError(f"Only staff set {trait.title()}.")
+        # A sheet may read its own words for a value (`Sheet.read_value`, e.g. a wound level's
+        # name); one without it reads whole numbers, as before.
+        reader = getattr(sheet, "read_value", None)
+        if reader is None:
+            value = whole_number(self.rhs, "The value must be a whole number", signed=True)
+        else:
+            value = reader(trait, self.rhs)
         old = target.set_trait(trait, value)
-        self._audit(target, "hunger" if trait == "hunger" else "stat",
+        # A staff-only trait's changes are logged under its own name ("hunger").
+        self._audit(target, trait if trait in sheet.staff_only else "stat",
                     f"{trait.title()} set to {value} (was {old})")
         whose = "Your" if target == caller else f"{escape(target.key)}'s"
         self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
@@ -168,14 +147,14 @@ class CmdStat(DiceCommand):
             target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
 
     def _audit(self, target, kind, description):
-        """Staff changes to someone else's sheet, and every Hunger change, go on the roll log."""
-        if target != self.caller or kind == "hunger":
+        """Staff changes to someone else's sheet, and every change of a staff-only trait, go on the log."""
+        if target != self.caller or kind != "stat":
             record_action(self.caller, target, kind, description, command=self.raw_string.strip())
 
     def _specialty(self, target, skill_text, name):
         if not skill_text.strip():
             raise DiceError("Name the Skill: +stat spec <skill>=<specialty>.")
-        skill = match_name(skill_text, v5_sheet.ALL_SKILLS, v5_sheet.ALIASES, what="Skill")
+        skill = dice_system().sheet.match(skill_text)
         whose = "your" if target == self.caller else f"{escape(target.key)}'s"
         if "remove" in self.switches:
             removed = target.remove_specialty(skill, name)

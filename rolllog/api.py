@@ -8,26 +8,29 @@ Storing
   dict; every key is optional:
 
   ==================  =========================================================================
-  kind                "roll", "check", "rouse", "willpower", "contest", ... (default "roll")
+  kind                "roll", "check", "contest", "teamwork", "rouse", ... (default "roll")
   command             the command as typed
   comment             the player's comment
-  pool                a `rules.pools.Pool` (its parts and values are kept) or the pool as text
-  result              a rules result (V5Result): faces, difficulty, successes, outcome are read
-                      from it unless given below
-  initial             the result before a Willpower reroll made in the same command
-  difficulty_given    False when no difficulty was stated (then none is stored)
-  regular, hunger     faces (lists of ints), when there is no `result`
-  dice, difficulty,   as stored numbers
-  successes
-  outcome             an outcome key ("critical", "bestial_failure", ...); free text is taken
-                      as the summary
-  summary             the outcome in words (made from `result` when not given)
-  subject             the character rolled for, when staff roll for someone else
+  system              the dice system's key (default: the view's, else the DICE_SYSTEM setting)
+  view                a `rules.engine.RollView` (or its dict): what was shown. Its pool, target,
+                      score, outcome key and dice count are copied to plain columns.
+  data                the system's own record (`System.record(result, request)`, JSON)
+  initial             the RollView before a reroll made in the same command
+  sides               contest/teamwork: `[{"label": str, "view": RollView}]`, each side apart
+  verdict             a contest's verdict as the room saw it (plain words; it is the summary)
+  subject             the character rolled for, when staff roll for someone else (or the
+                      challenger, on a contest answer)
   parent              the entry this one changes (a RollEntry or its code): a Willpower reroll
                       of an earlier roll, the answer to a contest
-  system              the dice system (default: the DICE_SYSTEM setting)
+  pool                a `rules.pools.Pool` (its parts and values are kept) or the pool as text
+  summary             the outcome in words (default: the verdict, or made from the view)
   details             a dict of anything else worth keeping (JSON)
   ==================  =========================================================================
+
+  The old V5 shape is still read while callers move over (no `view`): `result` (a V5 result),
+  `difficulty_given`, `regular`/`hunger` faces, `difficulty`, `successes`, `outcome`, and for a
+  contest `details["attacker"]`/`details["defender"]`: it is turned into the new form the way
+  the data migration turns old rows (`rolllog.legacy`).
 
   Any other key is kept in `details` too (as JSON, or as text when it is not JSON).
 
@@ -57,17 +60,22 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from . import codes
-from .models import RollEntry
+from rules.display import append_code
+from rules.engine import RollView
+
+from . import codes, legacy
+from .models import RollEntry, RollFace
 
 STAFF_LOCK = "perm(Builder)"
 MAX_CODE_TRIES = 20
 PAGE_SIZE = 20
 
 _STANDARD_KEYS = {
-    "kind", "command", "comment", "pool", "result", "initial", "difficulty_given", "regular",
-    "hunger", "dice", "difficulty", "successes", "outcome", "summary", "subject", "parent",
-    "system", "details",
+    # the record's shape
+    "kind", "command", "comment", "system", "view", "data", "initial", "sides", "verdict", "subject",
+    "parent", "details", "summary", "pool", "dice",
+    # the old V5 shape, read while callers move over
+    "result", "difficulty_given", "regular", "hunger", "difficulty", "successes", "outcome",
 }
 _OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
@@ -76,8 +84,12 @@ _OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 def with_code(text, code):
-    """The text with the code at the end of its last line: `...  [code ABCD2345]`."""
-    return f"{text}|n  [code {code}]"
+    """
+    The text with the code as the room is sent it at 80 columns (`rules.display.append_code`:
+    ` [code ABCD2345]` at the end of the last line, or on a line of its own when it would not
+    fit), so the stored text is exactly what an 80-column receiver saw.
+    """
+    return append_code(text, code, width=80)
 
 
 def is_staff(obj):
@@ -162,19 +174,6 @@ def _resolve_parent(parent):
     return RollEntry.objects.filter(code=code).first() if code else None
 
 
-def _outcome_summary(result, difficulty_given):
-    """The outcome in words, as players saw it (`5 successes: messy critical (margin +2)`)."""
-    if result is None:
-        return ""
-    try:
-        from commands.dice_display import format_outcome
-
-        return _plain(format_outcome(result, difficulty_given))
-    except (AttributeError, KeyError, TypeError):
-        label = getattr(result, "outcome_label", None) or getattr(result, "outcome", "")
-        return str(label)
-
-
 def _pool_fields(pool):
     """(text, parts) for a Pool object or text."""
     if pool is None:
@@ -215,7 +214,8 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
 
     Args:
         caller: the character who rolled (or the staff member rolling for `record["subject"]`).
-        record (dict): what was rolled (see the module docstring).
+        record (dict): what was rolled (see the module docstring): the new shape (with `view`)
+            or the old V5 shape (with `result` or faces).
         private (bool): shown only to `receivers`.
         receivers: everyone who is shown it (for a public roll, the room's contents); the
             entry's "seen by" keeps the roller and those of them that were connected and in
@@ -226,43 +226,27 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         room: where it happened (default: the caller's location).
     """
     record = dict(record or {})
-    result = record.get("result")
-    initial = record.get("initial")
-    given = record.get("difficulty_given", True)
     subject = record.get("subject")
     account = _account_of(caller)
     room = room if room is not None else getattr(caller, "location", None)
-
-    regular = _faces(record.get("regular", getattr(result, "regular", ())))
-    hunger = _faces(record.get("hunger", getattr(result, "hunger", ())))
-    difficulty = _int_or_none(record.get("difficulty", getattr(result, "difficulty", None)))
-    if not given:
-        difficulty = None
-    successes = _int_or_none(record.get("successes", getattr(result, "successes", None)))
-    pool_text, parts = _pool_fields(record.get("pool"))
-    dice = _int_or_none(record.get("dice"))
-    if dice is None and (regular or hunger):
-        dice = len(regular) + len(hunger)
-
-    outcome = record.get("outcome")
-    summary = record.get("summary") or ""
-    if outcome is None:
-        outcome = getattr(result, "outcome", "") or ""
-    outcome = str(outcome)
-    if outcome and not _OUTCOME_KEY.match(outcome):
-        summary, outcome = summary or outcome, ""
-    if not summary:
-        summary = _outcome_summary(result, given)
-
+    kind = str(record.get("kind") or "roll")[:32]
     details = {k: _jsonable(v) for k, v in dict(record.get("details") or {}).items()}
     for key, value in record.items():
         if key not in _STANDARD_KEYS:
             details[key] = _jsonable(value)
-    if initial is not None:
-        details["initial_regular"] = list(getattr(initial, "regular", ()))
-        details["initial_hunger"] = list(getattr(initial, "hunger", ()))
-        details["initial_summary"] = _outcome_summary(initial, given)
-        details["rerolled"] = list(getattr(result, "rerolled", ()))
+
+    if record.get("view") is not None:
+        fields = _new_shape(record)
+    else:
+        fields = _old_shape(record, kind, details, _name(caller))
+    system = str(record.get("system") or (fields["view"] or {}).get("system")
+                 or getattr(settings, "DICE_SYSTEM", "v5"))[:16]
+    pool_text, parts = _pool_fields(record.get("pool"))
+    if fields["view"] is not None:
+        pool_text = fields["view"].get("pool") or pool_text
+    summary = _plain(record.get("summary") or "") or fields.pop("summary", "")
+    fields.pop("summary", None)
+
     # Only a private roll is shared with someone in particular (a public one reaches the room).
     shared = [obj for obj in shared_with or () if obj is not None and obj != caller] if private else []
     if shared:
@@ -274,26 +258,133 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
             listeners.append(obj)
 
     entry = RollEntry(
-        kind=str(record.get("kind") or "roll")[:32],
+        kind=kind,
         parent=_resolve_parent(record.get("parent")),
         **_people_and_place(caller, account, subject, room),
-        system=str(record.get("system") or getattr(settings, "DICE_SYSTEM", "v5"))[:16],
+        system=system,
         command=str(record.get("command") or ""),
         comment=str(record.get("comment") or ""),
         pool_text=pool_text[:255],
         pool=parts,
-        dice=dice,
-        difficulty=difficulty,
-        regular=regular,
-        hunger=hunger,
-        successes=successes,
-        outcome=outcome[:32],
         summary=summary[:255],
         private=bool(private),
         receiver_names=[_name(obj) for obj in listeners],
         details=details,
+        **fields,
     )
-    return _save_with_code(entry, text, listeners)
+    entry = _save_with_code(entry, text, listeners)
+    # The faces for the fairness report, in one insert (issue 14: rolllog.fairness).
+    from .fairness import face_rows
+
+    RollFace.objects.bulk_create(face_rows(entry))
+    return entry
+
+
+def _view_dict(view):
+    """A RollView (or its dict) as checked plain data; None stays None."""
+    if view is None:
+        return None
+    if not isinstance(view, RollView):
+        view = RollView.from_dict(view)
+    return view.to_dict()
+
+
+def view_summary(view):
+    """A view's outcome in words: `5 successes: messy critical (margin +2, solid success)`."""
+    if not view:
+        return ""
+    shown = RollView.from_dict(view) if isinstance(view, dict) else view
+    text = shown.outcome.label
+    if shown.score_text:
+        text = f"{shown.score_text}: {text}" if text else shown.score_text
+    if shown.notes:
+        text += f" ({'; '.join(shown.notes)})"
+    return _plain(text)
+
+
+def _view_columns(view):
+    dice = sum(len(group["dice"]) for group in view["groups"]) if view else None
+    return {
+        "view": view,
+        "target": (view or {}).get("target", "")[:255] if view else "",
+        "score": _int_or_none((view or {}).get("score")),
+        "outcome": str(((view or {}).get("outcome") or {}).get("key") or "")[:32],
+        "dice": dice or None,
+    }
+
+
+def _new_shape(record):
+    """The columns of a record in the new shape (see "The contract" in the module docstring)."""
+    view = _view_dict(record["view"])
+    sides = [{"label": _plain(side.get("label", "")), "view": _view_dict(side.get("view"))}
+             for side in record.get("sides") or ()]
+    verdict = _plain(record.get("verdict") or "")
+    fields = _view_columns(view)
+    dice = _int_or_none(record.get("dice"))
+    if dice is not None:
+        fields["dice"] = dice
+    elif sides and not fields["dice"]:
+        fields["dice"] = sum(len(g["dice"]) for side in sides if side["view"] for g in side["view"]["groups"]) or None
+    data = _jsonable(dict(record.get("data") or {}))
+    fields.update(initial=_view_dict(record.get("initial")), sides=sides, verdict=verdict,
+                  data=data if isinstance(data, dict) else {"value": data},
+                  summary=verdict or view_summary(view))
+    return fields
+
+
+def _old_shape(record, kind, details, caller_name):
+    """
+    The columns of a record in the old V5 shape (`result` or faces, `difficulty_given`, ...),
+    read as an old row is by the data migration (`rolllog.legacy`), while callers move over.
+    """
+    result = record.get("result")
+    initial = record.get("initial")
+    given = record.get("difficulty_given", True)
+    regular = _faces(record.get("regular", getattr(result, "regular", ())))
+    hunger = _faces(record.get("hunger", getattr(result, "hunger", ())))
+    difficulty = _int_or_none(record.get("difficulty", getattr(result, "difficulty", None)))
+    successes = _int_or_none(record.get("successes", getattr(result, "successes", None)))
+    outcome = record.get("outcome")
+    summary = _plain(record.get("summary") or "")
+    if outcome is None:
+        outcome = getattr(result, "outcome", "") or ""
+    outcome = str(outcome)
+    if outcome and not _OUTCOME_KEY.match(outcome):
+        summary, outcome = summary or outcome, ""
+    if initial is not None:
+        details["initial_regular"] = list(getattr(initial, "regular", ()))
+        details["initial_hunger"] = list(getattr(initial, "hunger", ()))
+        details["rerolled"] = list(getattr(result, "rerolled", ()))
+    elif getattr(result, "rerolled", None):
+        details["rerolled"] = list(result.rerolled)
+    pool_text, _ = _pool_fields(record.get("pool"))
+    dice = _int_or_none(record.get("dice"))
+    if dice is None and (regular or hunger):
+        dice = len(regular) + len(hunger)
+    row = {"kind": kind, "action": False, "pool_text": pool_text, "dice": dice,
+           "difficulty": difficulty if given else None, "regular": regular, "hunger": hunger,
+           "successes": successes, "outcome": outcome, "summary": summary, "details": details,
+           "character_name": caller_name}
+    hunger_rating = _int_or_none(getattr(result, "hunger_level", None))
+    if hunger_rating is not None:
+        row["hunger_rating"] = hunger_rating
+    if initial is not None:
+        before = legacy.view("", details["initial_regular"], details["initial_hunger"],
+                             _int_or_none(getattr(initial, "successes", None)),
+                             str(getattr(initial, "outcome", "") or ""), difficulty if given else None)
+        details["initial_summary"] = view_summary(before)
+    new = legacy.convert_row(row)
+    if new["initial"] is not None:
+        new["initial"]["score"] = _int_or_none(getattr(initial, "successes", None))
+        new["initial"]["pool"] = new["view"]["pool"]
+    fields = _view_columns(new["view"])
+    fields.update(initial=new["initial"], sides=new["sides"], verdict=new["verdict"], data=new["data"],
+                  summary=summary or new["verdict"] or view_summary(new["view"]))
+    if dice is not None:
+        fields["dice"] = dice
+    if fields["target"] == "" and new["target"]:
+        fields["target"] = new["target"]
+    return fields
 
 
 def _people_and_place(character, account, subject, room):
@@ -452,12 +543,30 @@ def search_names(name):
 
 
 def page(query, number, size=PAGE_SIZE):
-    """(entries on page `number` (1-based), total count, number of pages)."""
+    """
+    (entries on page `number` (1-based), total count, number of pages) of a query ordered
+    newest first by (created, id).
+
+    Issue 14 (bench/bench_rolllog.py): a deep page is not read with OFFSET over whole rows.
+    The page's first (created, id) is found by skipping through the index `rolllog_created_id`
+    alone (a covering, index-only read), then the page is read from there by keyset:
+    `(created, id) <= that edge`, newest first, `size` rows. The page numbers people type
+    (`+rolls =40`, `?page=40`) keep working, and each page is a seek plus `size` rows.
+    """
     total = query.count()
     pages = max(1, -(-total // size))
     number = min(max(1, number), pages)
     start = (number - 1) * size
-    return list(query[start:start + size]), total, pages
+    if start == 0:
+        return list(query[:size]), total, pages
+    edge = list(query.values_list("created", "id")[start:start + 1])
+    if not edge:
+        return [], total, pages
+    created, ident = edge[0]
+    # `created <= edge` alone is the range both planners seek by (an OR of the two halves is
+    # read as a scan from the newest); the exclusion drops the edge instant's newer ids.
+    rows = query.filter(created__lte=created).exclude(created=created, id__gt=ident)
+    return list(rows[:size]), total, pages
 
 
 def rooms_been_in(character_ids):

@@ -6,6 +6,21 @@ A `RollEntry` is a roll (kind "roll", "check", "rouse", ...), a later change to 
 roll (`action` is true; kind "hunger", "slake", ...). Links to characters, accounts and rooms
 are kept with a copy of their names at the time, so the record still reads right after a
 rename or a deletion.
+
+The record is system-neutral (issue 10): the roll as people saw it is `view`, a
+`rules.engine.RollView` dict (labelled groups of dice whose faces carry marks, the target as
+text, the score, the outcome with its label and tone), so any row can be shown again without
+the system that made it; a contest or teamwork roll keeps each side apart in `sides` and the
+verdict the room saw; `data` is the system's own record (`System.record`). Rows from before
+(V5 columns `regular`, `hunger`, `difficulty`, `successes`) were moved into this form by
+migration 0003 (see `rolllog.legacy`).
+
+`RollFace` (issue 14) keeps every rolled die's face apart from the JSON view, one row per
+(entry, group label, die size, face) with its count, so the fairness report counts faces in
+the database (GROUP BY) on any backend; see `rolllog.fairness` for which dice count.
+
+Paging (issue 14): lists are read newest first by (created, id), through the index
+`rolllog_created_id`; see `rolllog.api.page` and `rolllog.views`.
 """
 
 from django.db import models
@@ -45,19 +60,25 @@ class RollEntry(models.Model):
     )
     room_name = models.CharField(max_length=255, blank=True)
 
-    # What was rolled.
-    system = models.CharField(max_length=16, blank=True)
+    # What was rolled, in any system: the view is what people saw (`rules.engine.RollView`
+    # as a dict), the plain columns copy what queries and lists need from it.
+    system = models.CharField(max_length=16, blank=True, help_text="The dice system's key (v5, v20, ...).")
     command = models.TextField(blank=True, help_text="The command as typed.")
     comment = models.TextField(blank=True)
-    pool_text = models.CharField(max_length=255, blank=True, help_text="The pool with each trait's value.")
+    pool_text = models.CharField(max_length=255, blank=True, help_text="The pool as shown, with trait values.")
     pool = models.JSONField(default=list, blank=True, help_text="The pool's parts: label, value, sign, trait.")
-    dice = models.SmallIntegerField(null=True, blank=True)
-    difficulty = models.SmallIntegerField(null=True, blank=True)
-    regular = models.JSONField(default=list, blank=True, help_text="Regular dice faces.")
-    hunger = models.JSONField(default=list, blank=True, help_text="Hunger dice faces.")
-    successes = models.SmallIntegerField(null=True, blank=True)
-    outcome = models.CharField(max_length=32, blank=True, help_text="The outcome's key (critical, ...).")
-    summary = models.CharField(max_length=255, blank=True, help_text="The outcome in words.")
+    dice = models.SmallIntegerField(null=True, blank=True, help_text="How many dice were rolled.")
+    target = models.CharField(max_length=255, blank=True, help_text="The target as text (vs 3, difficulty 6).")
+    score = models.IntegerField(null=True, blank=True, help_text="Successes, hits, net successes ...")
+    outcome = models.CharField(max_length=32, blank=True, help_text="The outcome's key (critical, botch, ...).")
+    summary = models.CharField(max_length=255, blank=True, help_text="The outcome in words (a contest: its verdict).")
+    view = models.JSONField(null=True, blank=True,
+                            help_text="What was shown: labelled dice groups with marks, score, outcome (RollView).")
+    initial = models.JSONField(null=True, blank=True, help_text="The view before a reroll made at once.")
+    sides = models.JSONField(default=list, blank=True,
+                             help_text="Contest or teamwork: each side apart, [{label, view}].")
+    verdict = models.TextField(blank=True, help_text="A contest's verdict as the room saw it.")
+    data = models.JSONField(default=dict, blank=True, help_text="The system's own record of the result.")
 
     # Who was told.
     private = models.BooleanField(default=False)
@@ -76,10 +97,26 @@ class RollEntry(models.Model):
         indexes = [
             models.Index(fields=["character", "created"], name="rolllog_character_created"),
             models.Index(fields=["room", "created"], name="rolllog_room_created"),
+            # The order every list is read in, so a page seeks instead of sorting (issue 14).
+            models.Index(fields=["created", "id"], name="rolllog_created_id"),
+            # Partial: subject and parent are empty on most rows, and an index full of NULLs
+            # reads (to SQLite's planner) as matching everything, so `character OR subject`
+            # and a roll's later changes were read by scanning the whole log.
+            models.Index(fields=["subject", "created"], name="rolllog_subject_created",
+                         condition=models.Q(subject__isnull=False)),
+            models.Index(fields=["parent", "created"], name="rolllog_parent_created",
+                         condition=models.Q(parent__isnull=False)),
         ]
 
     def __str__(self):
         return f"{self.code} {self.kind} by {self.character_name}"
+
+    @property
+    def roll_view(self):
+        """The stored view as a `rules.engine.RollView` (None for a staff action)."""
+        from rules.engine import RollView
+
+        return RollView.from_dict(self.view) if self.view else None
 
     @property
     def who(self):
@@ -87,3 +124,33 @@ class RollEntry(models.Model):
         if self.subject_name and self.subject_id != self.character_id:
             return f"{self.character_name} for {self.subject_name}"
         return self.character_name
+
+
+class RollFace(models.Model):
+    """
+    How often one face came up on one entry's dice of one group and size: the fairness
+    report's unit (`rolllog.fairness`). `character` (whose dice: the subject when staff rolled
+    for someone, else the roller), `created` and `system` are copied from the entry, so the
+    report filters and counts this one table through its own index, without a join.
+    """
+
+    entry = models.ForeignKey(RollEntry, on_delete=models.CASCADE, related_name="faces")
+    character = models.ForeignKey(
+        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
+    )
+    created = models.DateTimeField()
+    system = models.CharField(max_length=16, blank=True)
+    label = models.CharField(max_length=64, help_text="The dice group's label (Dice, Hunger, ...).")
+    sides = models.SmallIntegerField(help_text="The die size (10 for a d10).")
+    face = models.SmallIntegerField()
+    count = models.IntegerField()
+
+    class Meta:
+        verbose_name = "rolled face"
+        indexes = [
+            models.Index(fields=["created"], name="rollface_created"),
+            models.Index(fields=["character", "created"], name="rollface_character_created"),
+        ]
+
+    def __str__(self):
+        return f"{self.entry_id} {self.label} d{self.sides}: {self.face} x{self.count}"

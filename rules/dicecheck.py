@@ -14,7 +14,8 @@ Outcome against the Target Number (TN, hits needed):
 - Degree of Success from Effect: 0-1 -> 1, 2-3 -> 2, 4-7 -> 3, 8-15 -> 4, 16-31 -> 5, and on
   by doubling (32-63 -> 6, ...).
 
-Opposed checks: both sides roll; the other side's Hits are the TN (`opposed`). Damage checks:
+Opposed checks: both sides roll; the other side's Hits are the TN (`opposed`, exact chances in
+`opposed_odds`). Damage checks:
 the TN is the armour's Hardness and the Effect becomes wounds (`damage=True`, `wounds`).
 
 Notation, as the seed writes it (`parse`): `STR:3`, `Swords (Cut):EVA`,
@@ -251,6 +252,41 @@ def odds(pool, threshold, tn):
         "big_botch": Fraction(sum(counts[: max(0, tn - BIG_BOTCH + 1)]), total),
         "dos": {degree: Fraction(ways, total) for degree, ways in dos.items()},
         "hits": {hits: Fraction(ways, total) for hits, ways in enumerate(counts) if ways},
+    }
+
+
+def opposed_odds(active_pool, active_threshold, other_pool, other_threshold):
+    """
+    Exact chances of an opposed check: the other side's Hits are the TN (both sides roll).
+
+    Returns the same dict as `odds` (success, big_botch, dos, hits: the active side's Hits),
+    counted over every pair of Hits (never simulated).
+    """
+    for pool in (active_pool, other_pool):
+        check_pool(pool)
+    check_threshold(active_threshold)
+    check_threshold(other_threshold)
+    active = _hit_counts(active_pool, active_threshold)
+    other = _hit_counts(other_pool, other_threshold)
+    success = big_botch = 0
+    dos = {}
+    for hits, ways in enumerate(active):
+        for tn, other_ways in enumerate(other):
+            both = ways * other_ways
+            if not both:
+                continue
+            degree = degree_of_success(hits - tn) if hits >= tn else 0
+            dos[degree] = dos.get(degree, 0) + both
+            if hits >= tn:
+                success += both
+            elif tn - hits >= BIG_BOTCH:
+                big_botch += both
+    total = SIDES ** (active_pool + other_pool)
+    return {
+        "success": Fraction(success, total),
+        "big_botch": Fraction(big_botch, total),
+        "dos": {degree: Fraction(ways, total) for degree, ways in dos.items()},
+        "hits": {hits: Fraction(ways, SIDES**active_pool) for hits, ways in enumerate(active) if ways},
     }
 
 

@@ -44,8 +44,9 @@ REROLLED = "rerolled"  # rerolled with Willpower
 CHANCE = "chance"  # a chance die (Seyruun)
 MARKS = (SUCCESS, DOUBLE, TEN, HUNGER, ONE, CANCELS, CANCELLED, FAIL, REROLLED, CHANCE)
 
-# An outcome's tone says how good it is for the roller, from best to worst.
-TONES = ("triumph", "good", "mixed", "neutral", "bad", "disaster")
+# An outcome's tone says how good it is for the roller, from best to worst ("dire": a failure
+# worse than a plain one, such as V5's total failure, short of a disaster).
+TONES = ("triumph", "good", "mixed", "neutral", "bad", "dire", "disaster")
 
 
 def plural(count, noun, nouns=None):
@@ -306,6 +307,14 @@ class Sheet:
         """Refuse a value out of range with DiceError; return it."""
         raise NotImplementedError
 
+    def read_value(self, trait, typed):
+        """
+        Optional: a value as a player typed it for `+stat <trait>=<typed>`. The default reads
+        a whole number (a leading '-' allowed; the range is `check_value`'s); a sheet may also
+        read words (Seyruun's wound level `moderate`). Refuse with DiceError.
+        """
+        return read_whole(typed, "The value must be a whole number", signed=True)
+
     def check_specialty(self, skill, specialty, values, owned):
         """Refuse a Specialty that cannot be added; return its cleaned name."""
         raise DiceError("This game has no Specialties.")
@@ -316,6 +325,16 @@ class Sheet:
 
     def state(self, values):
         """The system state a roll needs from the sheet (see `Roller.state`)."""
+        return {}
+
+    def vitals(self, values):
+        """
+        Optional: the gauges a MUD client shows (sent as GMCP `Char.Vitals` on login and after
+        every sheet change). Plain JSON-able data, keyed by lower-case names: a number, or
+        {"current": n, "max": m} for a track a client draws as a bar, or a small dict of
+        numbers and words (V20's health level). The default, {}, sends nothing: a sheet with
+        nothing that rises and falls in play (Whalefall's skills) has no vitals.
+        """
         return {}
 
     def layout(self, values, specialties, flags=frozenset()):

@@ -277,7 +277,8 @@ def automatic_success(pool, difficulty=DEFAULT_DIFFICULTY, combat=False):
         raise DiceError("Automatic success is not allowed in combat: roll the dice.")
     if pool < difficulty:
         raise DiceError(
-            f"Automatic success needs a pool of at least the difficulty: {pool} dice against difficulty {difficulty}."
+            f"Automatic success needs a pool of at least the difficulty: {pool} {'die' if pool == 1 else 'dice'} "
+            f"against difficulty {difficulty}."
         )
     return V20Result(
         dice=(),

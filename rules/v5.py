@@ -20,8 +20,25 @@ Outcome, for a roll against a difficulty (successes needed, 0 and up):
 Willpower reroll: up to 3 regular dice, never Hunger dice, once per roll; the new faces are
 evaluated again as a whole roll. Strategies choose the dice (see `choose_reroll`).
 
-Rouse check: one die, 6+ passes; 1-5 raises Hunger by 1, to at most 5. Blood Potency may
-reroll a failed Rouse check once for a power of level <= its rouse-reroll level.
+Rating-only rolls (RULES.md §1): a pool that is a single Willpower or Humanity rating
+(`+roll willpower`, `+roll humanity`) rolls no Hunger dice and cannot be rerolled with
+Willpower (V5 core: Hunger dice are not used on Willpower or Humanity tests, and Willpower
+rerolls "any test except Willpower tests"). **Ruling**: "a single rating" means exactly one
+trait term, added (not subtracted), which is Willpower or Humanity, with any number of
+plain-number modifiers (`willpower + 2`, `humanity - 1`: a situational modifier does not
+change what is tested; an Impaired character's -2 is such a modifier). Two traits
+(`resolve + willpower`, `willpower + willpower`) make an ordinary pool. Such a roll keeps
+`rating_only=True` on its result, and `apply_reroll` refuses it.
+
+The seed's `/willpower` ending (`+roll <pool> vs <difficulty>/willpower`, RULES.md §1):
+`willpower_ending` decides at once. **Ruling** (RULES.md): the `failures` choice is rerolled
+only when the roll did not win; on a win nothing is rerolled or spent and the decision says
+why (rerolling failures on a win can only add a messy critical: [2,3,7]+[10] vs 2 became one
+19 times in 100).
+
+Rouse check: one die, 6+ passes; 1-5 raises Hunger by 1. At Hunger 5 no die is rolled (the
+Blood cannot be roused: `rules.v5_rouse`). Blood Potency may reroll a failed Rouse check once
+for a power of level <= its rouse-reroll level.
 """
 
 from dataclasses import dataclass, replace
@@ -98,6 +115,7 @@ class V5Result(Outcome):
     bestial_rule: str = "official"
     rerolled: tuple = ()  # indexes into `regular` rerolled by Willpower
     hunger_rating: int | None = None  # the roller's Hunger when rolled (None: faces given)
+    rating_only: bool = False  # a single Willpower or Humanity rating: no Hunger dice, no reroll
 
     @property
     def hunger_level(self):
@@ -216,19 +234,61 @@ def check_difficulty(difficulty):
     return difficulty
 
 
-def roll(pool, hunger, difficulty, rng=None, bestial_rule="official"):
-    """Roll `pool` dice at a Hunger level against a difficulty."""
-    regular_count, hunger_count = split_pool(pool, hunger)
+def roll(pool, hunger, difficulty, rng=None, bestial_rule="official", rating_only=False):
+    """
+    Roll `pool` dice at a Hunger level against a difficulty.
+
+    With `rating_only` (see `is_rating_only`) every die is a regular die whatever the Hunger,
+    the result records the roller's Hunger all the same and is marked not rerollable.
+    """
+    regular_count, hunger_count = split_pool(pool, 0 if rating_only else hunger)
+    check_hunger(hunger)
     check_difficulty(difficulty)
     faces = roll_faces(regular_count + hunger_count, rng)
     result = evaluate(faces[:regular_count], faces[regular_count:], difficulty, bestial_rule)
-    return replace(result, hunger_rating=hunger)
+    return replace(result, hunger_rating=hunger, rating_only=bool(rating_only))
 
 
 def rescore(result, difficulty):
     """The same dice judged against another difficulty (a contest, a team's total)."""
     fresh = evaluate(result.regular, result.hunger, difficulty, result.bestial_rule)
-    return replace(fresh, rerolled=result.rerolled, hunger_rating=result.hunger_rating)
+    return replace(fresh, rerolled=result.rerolled, hunger_rating=result.hunger_rating,
+                   rating_only=result.rating_only)
+
+
+# ---------------------------------------------------------------- rating-only rolls
+
+RATING_ONLY_TRAITS = ("willpower", "humanity")
+RATING_ONLY_REFUSAL = ("Willpower does not reroll a Willpower or Humanity test (V5 core); "
+                       "no Willpower spent.")
+
+
+def is_rating_only(pool):
+    """
+    True when a `rules.pools.Pool` is a single Willpower or Humanity rating (see the module
+    docstring's Ruling): exactly one trait part, added, that is one of RATING_ONLY_TRAITS;
+    plain numbers may be added or subtracted; no Specialty.
+    """
+    traits = [part for part in pool.parts if part.trait is not None or part.specialty is not None]
+    if len(traits) != 1:
+        return False
+    part = traits[0]
+    return part.sign > 0 and part.trait in RATING_ONLY_TRAITS
+
+
+def hunger_dice_for(pool, hunger):
+    """The Hunger that sets a pool's Hunger dice: 0 for a rating-only pool, else `hunger`."""
+    check_hunger(hunger)
+    return 0 if is_rating_only(pool) else hunger
+
+
+def reroll_refusal(result):
+    """Why Willpower cannot reroll this roll at all (text), or None when it can."""
+    if result.rating_only:
+        return RATING_ONLY_REFUSAL
+    if result.rerolled:
+        return "This roll has already been rerolled with Willpower."
+    return None
 
 
 # ---------------------------------------------------------------- willpower rerolls
@@ -317,8 +377,9 @@ def choose_reroll(result, strategy):
 def apply_reroll(result, indexes, new_faces):
     """The roll with the regular dice at `indexes` replaced by `new_faces`, evaluated again."""
     indexes = tuple(indexes)
-    if result.rerolled:
-        raise DiceError("This roll has already been rerolled with Willpower.")
+    refusal = reroll_refusal(result)
+    if refusal:
+        raise DiceError(refusal)
     if not indexes:
         raise DiceError("There are no dice to reroll.")
     if len(indexes) > MAX_REROLL or len(set(indexes)) != len(indexes):
@@ -332,6 +393,7 @@ def apply_reroll(result, indexes, new_faces):
     for i, face in zip(indexes, new_faces):
         regular[i] = face
     fresh = evaluate(regular, result.hunger, result.difficulty, result.bestial_rule)
+    # A rating-only roll never gets here (refused above), so rating_only stays False.
     return replace(fresh, rerolled=tuple(sorted(indexes)), hunger_rating=result.hunger_rating)
 
 
@@ -340,17 +402,64 @@ def reroll(result, indexes, rng=None):
     return apply_reroll(result, indexes, roll_faces(len(tuple(indexes)), rng))
 
 
+@dataclass(frozen=True)
+class WillpowerDecision:
+    """What the seed's `/willpower` ending does: reroll `indexes`, or nothing and `reason`."""
+
+    reroll: bool
+    indexes: tuple
+    reason: str
+
+
+ENDING_WON = "The roll already wins: nothing is rerolled and no Willpower is spent."
+ENDING_NO_FAILURES = "No regular die is under 6: nothing is rerolled and no Willpower is spent."
+ENDING_ALL_HUNGER = ("Every die is a Hunger die (Hunger dice are never rerolled): nothing is "
+                     "rerolled and no Willpower is spent.")
+
+
+def willpower_ending(result):
+    """
+    The decision of the seed's `/willpower` ending for a fresh roll (RULES.md §1 Ruling):
+    reroll the `failures` choice only when the roll did not win. Spend Willpower exactly
+    when `reroll` is True.
+    """
+    refusal = reroll_refusal(result)
+    if refusal:
+        return WillpowerDecision(False, (), refusal)
+    if result.win:
+        return WillpowerDecision(False, (), ENDING_WON)
+    if not result.regular:
+        return WillpowerDecision(False, (), ENDING_ALL_HUNGER)
+    picks = choose_failures(result)
+    if not picks:
+        return WillpowerDecision(False, (), ENDING_NO_FAILURES)
+    return WillpowerDecision(True, picks, "The roll did not win: Willpower rerolls the regular dice under 6.")
+
+
 # ---------------------------------------------------------------- rouse checks
 
 ROUSE_REROLL_LEVELS = (0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5)  # by Blood Potency 0-10
 MAX_BLOOD_POTENCY = 10
 
 
+SURGE_DICE = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)  # Blood Surge bonus by Blood Potency 0-10
+
+
+def check_blood_potency(blood_potency):
+    if (not isinstance(blood_potency, int) or isinstance(blood_potency, bool)
+            or not 0 <= blood_potency <= MAX_BLOOD_POTENCY):
+        raise DiceError(f"Blood Potency is from 0 to {MAX_BLOOD_POTENCY}.")
+    return blood_potency
+
+
 def rouse_reroll_level(blood_potency):
     """Highest Discipline level whose failed Rouse check Blood Potency lets you reroll."""
-    if not isinstance(blood_potency, int) or not 0 <= blood_potency <= MAX_BLOOD_POTENCY:
-        raise DiceError(f"Blood Potency is from 0 to {MAX_BLOOD_POTENCY}.")
-    return ROUSE_REROLL_LEVELS[blood_potency]
+    return ROUSE_REROLL_LEVELS[check_blood_potency(blood_potency)]
+
+
+def surge_dice(blood_potency):
+    """Dice a Blood Surge adds (V5 core): BP 0 +1, 1-2 +2, 3-4 +3, 5-6 +4, 7-8 +5, 9-10 +6."""
+    return SURGE_DICE[check_blood_potency(blood_potency)]
 
 
 # ---------------------------------------------------------------- exact odds

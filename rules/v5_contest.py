@@ -27,6 +27,16 @@ Total failure: no successes at all on the team. As for contests, each participan
 is evaluated against what they need for the team to win (the difficulty minus everyone
 else's successes, at least 0), so Willpower strategies work for leader and helpers alike.
 
+**Teamwork reading** (RULES.md §1, the setting `V5_TEAMWORK`): `"seed"` (the default) is the
+reading above, seed 004's "leader rolls full pool, helpers roll, contribute successes".
+`"core"` (V5 core p.122): helpers do not roll; the leader's pool gains +1 die for each helper
+with at least one dot in the Skill being used (`core_team_pool`), and the leader rolls once:
+an ordinary V5 roll (`rules.v5.roll`), with the leader's Hunger, rerollable by the leader's
+Willpower as any roll. **Rulings**: the Skill is the one Skill in the leader's pool
+(`pool_skill`; a pool with no Skill or with two cannot be a core teamwork roll); a helper
+with no dot in it adds nothing and is refused when joining (`check_core_helper`), so nobody
+joins for nothing; the bonus counts towards the 50-dice bound.
+
 Evaluation functions take explicit faces; rolling draws the attacker's (leader's) dice first,
 then the defender's (each helper's, in order), regular dice before Hunger dice.
 """
@@ -38,6 +48,7 @@ from .errors import DiceError
 
 ATTACKER, DEFENDER = "attacker", "defender"
 MAX_HELPERS = 10
+TEAMWORK_RULES = ("seed", "core")
 
 
 
@@ -204,3 +215,65 @@ def replace_participant(team, index, result):
         raise DiceError("There is no such participant in this teamwork roll.")
     everyone[index] = result
     return score_teamwork(everyone[0], everyone[1:], team.difficulty)
+
+
+# ---------------------------------------------------------------- teamwork, the core reading
+
+
+def check_teamwork_rule(rule):
+    """The V5_TEAMWORK setting: "seed" (the default) or "core"."""
+    if rule not in TEAMWORK_RULES:
+        raise DiceError(f"Unknown teamwork rule {rule!r}: use one of {', '.join(TEAMWORK_RULES)}.")
+    return rule
+
+
+def _check_dots(dots):
+    if not isinstance(dots, int) or isinstance(dots, bool) or not 0 <= dots <= 5:
+        raise DiceError("A Skill's dots are from 0 to 5.")
+    return dots
+
+
+def core_helper_dice(skill_dots):
+    """Dice one helper adds under the core reading: 1 with at least one dot in the Skill, else 0."""
+    return 1 if _check_dots(skill_dots) >= 1 else 0
+
+
+def check_core_helper(skill_dots, skill):
+    """Refuse a helper with no dot in the Skill (core reading): they would add nothing."""
+    if core_helper_dice(skill_dots) == 0:
+        raise DiceError(f"Helping with {skill.title()} needs at least one dot in it "
+                        "(the core teamwork rule: each helper with a dot adds one die).")
+    return skill_dots
+
+
+def core_team_pool(leader_pool, helper_skill_dots):
+    """
+    The leader's dice under the core reading: `leader_pool` + 1 for each helper with at
+    least one dot in the Skill (`helper_skill_dots`: each helper's dots, in joining order).
+
+    Raises:
+        DiceError: more than MAX_HELPERS helpers, dots out of range, or a pool over 50 dice.
+    """
+    dots = tuple(helper_skill_dots)
+    if len(dots) > MAX_HELPERS:
+        raise DiceError(f"At most {MAX_HELPERS} helpers join a teamwork roll.")
+    v5.check_pool(leader_pool)
+    return v5.check_pool(leader_pool + sum(core_helper_dice(d) for d in dots))
+
+
+def pool_skill(pool, skills):
+    """
+    The one Skill a `rules.pools.Pool` uses (canonical name), for the core reading.
+
+    Args:
+        skills (iterable of str): the system's Skill names (`rules.v5_sheet.ALL_SKILLS`).
+
+    Raises:
+        DiceError: the pool has no Skill, or more than one.
+    """
+    known = set(skills)
+    found = sorted({part.trait for part in pool.parts if part.trait in known and part.sign > 0})
+    if len(found) != 1:
+        raise DiceError("A core teamwork roll uses a pool with exactly one Skill (like dex+stealth)"
+                        + (f"; this one has {', '.join(s.title() for s in found)}." if found else "."))
+    return found[0]

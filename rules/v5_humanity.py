@@ -3,7 +3,11 @@ V5 Humanity rolls (RULES.md §1, "beyond seed 004", from the V5 core rules): the
 and the frenzy test. Neither rolls Hunger dice.
 
 **Remorse.** Made when a character has Stains (V5 core: at the end of the session). Pool:
-10 - Humanity - Stains (the empty Humanity boxes), at least 1 die. Any success: Humanity is
+10 - Humanity - Stains (the unmarked Humanity boxes), at least 1 die. Stains may overflow
+the empty boxes (0-10 Stains, RULES.md §1: each one that does not fit is Aggravated
+Willpower damage and the character is Impaired, `rules.v5_sheet`); the test is then 1 die.
+**Ruling**: the Impaired -2 does not apply to the Remorse test, the test that ends it (its
+pool is at its minimum of 1 die anyway). Any success: Humanity is
 kept. No success: Humanity drops by 1. Either way the Stains are cleared. **Rulings**: no
 Stains, no test (it is refused); Humanity 0 is refused too (the character is already lost to
 the Beast); a drop to Humanity 0 is reported as such. Remorse dice are not Hunger dice (V5
@@ -16,10 +20,11 @@ Willpower); no Hunger dice (V5 core: Hunger dice are not used on Willpower or Hu
 tests); the test changes nothing on the sheet (a failure means the character frenzies,
 played out with the Storyteller) and it is not rerolled with Willpower (V5 core: Willpower
 does not reroll Willpower tests). Without a stated difficulty the roll only reports its
-successes.
+successes. An Impaired character (Stains beyond Humanity) rolls it with the -2 of every pool
+(`penalty`), still at least 1 die.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import v5
 from .errors import DiceError
@@ -53,6 +58,7 @@ class FrenzyResult:
     willpower: int
     humanity: int
     difficulty_given: bool
+    penalty: int = 0
 
     @property
     def humanity_dice(self):
@@ -70,16 +76,19 @@ def _check_humanity(humanity):
     return humanity
 
 
-def _check_stains(stains, humanity):
-    if not isinstance(stains, int) or isinstance(stains, bool) or not 0 <= stains <= MAX_HUMANITY - humanity:
-        raise DiceError(f"Stains are from 0 to {MAX_HUMANITY - humanity} (the empty Humanity boxes).")
+MAX_STAINS = 10
+
+
+def _check_stains(stains):
+    if not isinstance(stains, int) or isinstance(stains, bool) or not 0 <= stains <= MAX_STAINS:
+        raise DiceError(f"Stains are from 0 to {MAX_STAINS}.")
     return stains
 
 
 def remorse_pool(humanity, stains):
     """Dice for a Remorse test: the empty Humanity boxes, at least 1."""
     _check_humanity(humanity)
-    _check_stains(stains, humanity)
+    _check_stains(stains)
     return max(1, MAX_HUMANITY - humanity - stains)
 
 
@@ -98,7 +107,7 @@ def evaluate_remorse(faces, humanity, stains):
     faces = tuple(faces)
     if len(faces) != pool:
         raise DiceError(f"A Remorse test at Humanity {humanity} with {stains} Stains rolls {pool} dice.")
-    result = v5.evaluate(faces, (), 1)
+    result = replace(v5.evaluate(faces, (), 1), rating_only=True)
     return RemorseResult(
         roll=result,
         humanity_before=humanity,
@@ -113,33 +122,44 @@ def roll_remorse(humanity, stains, rng=None):
     return evaluate_remorse(roll_faces(pool, rng), humanity, stains)
 
 
-def frenzy_pool(willpower, humanity):
-    """Dice for a frenzy test: current Willpower + Humanity / 3 (rounded down), at least 1."""
+def _check_penalty(penalty):
+    if not isinstance(penalty, int) or isinstance(penalty, bool) or penalty < 0:
+        raise DiceError("A pool penalty is a whole number of dice, 0 or more.")
+    return penalty
+
+
+def frenzy_pool(willpower, humanity, penalty=0):
+    """
+    Dice for a frenzy test: current Willpower + Humanity / 3 (rounded down) - `penalty` (the
+    Impaired -2, `rules.v5_sheet.impairment`), at least 1.
+    """
     if not isinstance(willpower, int) or isinstance(willpower, bool) or not 0 <= willpower <= MAX_WILLPOWER:
         raise DiceError(f"Willpower is from 0 to {MAX_WILLPOWER}.")
     _check_humanity(humanity)
-    return max(1, willpower + humanity // 3)
+    return max(1, willpower + humanity // 3 - _check_penalty(penalty))
 
 
-def evaluate_frenzy(faces, willpower, humanity, difficulty=None):
+def evaluate_frenzy(faces, willpower, humanity, difficulty=None, penalty=0):
     """
     A frenzy test with explicit faces (exactly the pool's dice).
 
     Args:
         difficulty (int or None): successes needed to resist; None reports successes only.
+        penalty (int): dice off the pool (Impaired: 2).
     """
-    pool = frenzy_pool(willpower, humanity)
+    pool = frenzy_pool(willpower, humanity, penalty)
     given = difficulty is not None
     difficulty = v5.check_difficulty(difficulty) if given else 1
     faces = tuple(faces)
     if len(faces) != pool:
         raise DiceError(f"A frenzy test at Willpower {willpower} and Humanity {humanity} rolls {pool} dice.")
-    return FrenzyResult(roll=v5.evaluate(faces, (), difficulty), willpower=willpower, humanity=humanity,
-                        difficulty_given=given)
+    roll = replace(v5.evaluate(faces, (), difficulty), rating_only=True)
+    return FrenzyResult(roll=roll, willpower=willpower, humanity=humanity, difficulty_given=given,
+                        penalty=penalty)
 
 
-def roll_frenzy(willpower, humanity, difficulty=None, rng=None):
-    pool = frenzy_pool(willpower, humanity)
+def roll_frenzy(willpower, humanity, difficulty=None, rng=None, penalty=0):
+    pool = frenzy_pool(willpower, humanity, penalty)
     if difficulty is not None:
         v5.check_difficulty(difficulty)
-    return evaluate_frenzy(roll_faces(pool, rng), willpower, humanity, difficulty)
+    return evaluate_frenzy(roll_faces(pool, rng), willpower, humanity, difficulty, penalty)

@@ -304,3 +304,86 @@ def strategy_odds(result):
         picks = best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
         answer[name] = reroll_odds(result, picks) if picks else None
     return answer
+
+
+# ---------------------------------------------------------------- is a reroll worth a point?
+
+NOT_WORTHWHILE = ("No reroll raises the chance to win or lowers the chance of a messy critical "
+                  "here; no Willpower spent.")
+
+
+def worthwhile(result, indexes, strategy=None):
+    """
+    True when rerolling `indexes` raises the exact chance to win or lowers the exact chance
+    of a messy critical, compared with keeping the roll (RULES.md §1 Ruling: otherwise the
+    strategy is refused with nothing spent). For `crits` a raised chance of a critical also
+    counts: chasing one is that strategy's whole point (on a win it warns first, see
+    `warning_for`). More expected successes alone never count: [1,2,3]+[4] vs 12 gains
+    successes but can never win.
+    """
+    if not tuple(indexes):
+        return False
+    keep = reroll_odds(result, ())
+    after = reroll_odds(result, indexes)
+    if after["win"] > keep["win"] or after["messy_critical"] < keep["messy_critical"]:
+        return True
+    return strategy == "crits" and after["critical"] > keep["critical"]
+
+
+def strategy_picks(result, strategy):
+    """The dice a strategy rerolls (`rules.v5.choose_reroll`; `best` is `best_reroll`)."""
+    return v5.choose_reroll(result, strategy)
+
+
+def refusal(result, strategy, indexes=None):
+    """
+    Why a Willpower strategy is refused with nothing spent (text), or None when it may spend.
+
+    Args:
+        result (V5Result): the roll as it stands.
+        strategy (str): one of STRATEGIES.
+        indexes (tuple or None): the strategy's picks if already chosen (else chosen here).
+
+    The reasons, in order: the roll cannot be rerolled at all (a rating-only roll, or already
+    rerolled: `rules.v5.reroll_refusal`); the strategy picks no dice; the picks are not
+    `worthwhile`. A player's explicit dice faces are never refused here (**Ruling**: that is
+    the player's choice).
+    """
+    if strategy not in STRATEGIES:
+        raise DiceError(f"Unknown Willpower strategy '{strategy}': use {', '.join(STRATEGIES)} or dice faces.")
+    cannot = v5.reroll_refusal(result)
+    if cannot:
+        return cannot
+    picks = strategy_picks(result, strategy) if indexes is None else tuple(indexes)
+    if not picks:
+        why = {
+            "failures": "no regular dice under 6",
+            "crits": "no unpaired 10 to chase a pair for",
+            "messy": "no regular 10s to reroll that would leave a winning roll without a messy critical",
+            "best": "no regular dice to reroll",
+        }[strategy]
+        return f"The {strategy} strategy finds {why}; no Willpower spent."
+    if not worthwhile(result, picks, strategy):
+        return NOT_WORTHWHILE
+    return None
+
+
+def _percent(chance):
+    return f"{float(chance) * 100:.1f}%"
+
+
+def warning_for(result, strategy, indexes=None):
+    """
+    A warning to show before spending (text), or None. Today one case: `crits` on a roll
+    that already wins, where chasing the pair rerolls dice that may cost the win or make the
+    critical messy. The text gives the exact chances after the reroll.
+    """
+    if strategy != "crits" or not result.win:
+        return None
+    picks = strategy_picks(result, strategy) if indexes is None else tuple(indexes)
+    if not picks:
+        return None
+    after = reroll_odds(result, picks)
+    return (f"This roll already wins. Chasing a critical rerolls {len(picks)} "
+            f"{'die' if len(picks) == 1 else 'dice'}: chance to still win {_percent(after['win'])}, "
+            f"critical {_percent(after['critical'])}, messy critical {_percent(after['messy_critical'])}.")

@@ -2,12 +2,15 @@
 V5 Rouse checks (RULES.md §1).
 
 A Rouse check is one plain die: no pool and no Hunger dice. 6+ passes and Hunger stays; 1-5
-fails and Hunger rises by 1, to at most 5. Some powers need two checks (`count`); each check
-is made at the Hunger the previous one left.
+fails and Hunger rises by 1. Some powers need two checks (`count`); each check is made at the
+Hunger the previous one left.
 
-- **At Hunger 5** a failed check cannot raise Hunger: the check says "the Beast demands blood:
-  hunger frenzy test" (V5 core: a hunger frenzy test at difficulty 4). Whether the power
-  still works is the Storyteller's call.
+- **At Hunger 5** (RULES.md §1 Ruling, V5 core) the Blood cannot be roused: no die is rolled,
+  Hunger stays 5, and the check (`RouseCheck.rolled` False, `cannot_rouse` True) says so and
+  that a hunger frenzy test at Difficulty 4 is due (`CANNOT_ROUSE`, offering `+frenzy vs 4`),
+  which staff may run. For `+rouse 2` whose first check raises Hunger to 5, the second check
+  is this case. A check that was not rolled is neither passed nor failed (`RouseResult.failed`
+  counts dice that failed; `cannot_rouse` counts the checks that could not be made).
 - **Blood Potency reroll**: for a Discipline power of level <= the character's rouse-reroll
   level (`rules.v5.rouse_reroll_level`: BP 0 none, 1-2 level 1, 3-4 level 2, 5-6 level 3,
   7-8 level 4, 9-10 level 5), a failed check is rerolled once and the second die stands.
@@ -16,7 +19,20 @@ is made at the Hunger the previous one left.
   is never rerolled.
 
 Faces are consumed in order: for each check its die, then, when that die failed and the
-reroll applies, the reroll die. `evaluate` takes exactly the faces a roll would draw.
+reroll applies, the reroll die; a check at Hunger 5 takes none. `evaluate` takes exactly the
+faces a roll would draw.
+
+**Blood Surge** (`+roll/surge`, V5 core): a Rouse check with no Blood Potency reroll, then the
+pool gains `rules.v5.surge_dice(blood_potency)` dice (BP 0 +1, 1-2 +2, 3-4 +3, 5-6 +4, 7-8 +5,
+9-10 +6), whatever the Rouse die shows; the surged roll is made at the Hunger the Rouse
+check leaves (`SurgeResult.hunger_after`: the check comes first). **Ruling**: at Hunger 5 the Blood cannot be roused, so
+there is no Blood Surge: `check_surge` refuses it before anything is rolled (the player may
+roll without /surge; the refusal names the hunger frenzy test an attempt to rouse calls for).
+The surged pool is bounded like every pool (`surged_pool`: over 50 dice is refused, before
+the Rouse die is rolled).
+
+**Slaking** (RULES.md §1): Hunger falls no lower than 1 unless staff say the vessel was
+drained and killed (`slake(..., killed=True)`, the command's `/kill`), when 0 is allowed.
 """
 
 from dataclasses import dataclass
@@ -30,26 +46,48 @@ MAX_POWER_LEVEL = 5
 PASS = 6
 BEAST_DEMANDS_BLOOD = "the Beast demands blood: hunger frenzy test"
 HUNGER_FRENZY_DIFFICULTY = 4
+FRENZY_COMMAND = f"+frenzy vs {HUNGER_FRENZY_DIFFICULTY}"
+CANNOT_ROUSE = (f"at Hunger {v5.MAX_HUNGER} the Blood cannot be roused (no die is rolled; Hunger stays "
+                f"{v5.MAX_HUNGER}): a hunger frenzy test (Difficulty {HUNGER_FRENZY_DIFFICULTY}) is due "
+                f"({FRENZY_COMMAND})")
+NO_SURGE = (f"At Hunger {v5.MAX_HUNGER} the Blood cannot be roused, so there is no Blood Surge; "
+            f"roll without /surge. Trying to rouse the Blood at Hunger {v5.MAX_HUNGER} calls for a "
+            f"hunger frenzy test (Difficulty {HUNGER_FRENZY_DIFFICULTY}, {FRENZY_COMMAND}).")
+SLAKE_FLOOR = 1
 
 
 @dataclass(frozen=True)
 class RouseCheck:
-    """One Rouse check: its die, the Blood Potency reroll if one was made, and its effect."""
+    """
+    One Rouse check: its die, the Blood Potency reroll if one was made, and its effect. A check
+    at Hunger 5 rolls nothing: face None, not passed, Hunger stays 5.
+    """
 
-    face: int
+    face: int | None
     reroll: int | None
     passed: bool
     hunger_before: int
     hunger_after: int
 
     @property
+    def rolled(self):
+        return self.face is not None
+
+    @property
+    def cannot_rouse(self):
+        """At Hunger 5 the Blood cannot be roused: no die, a hunger frenzy test is due."""
+        return not self.rolled
+
+    @property
     def faces(self):
+        if not self.rolled:
+            return ()
         return (self.face,) if self.reroll is None else (self.face, self.reroll)
 
     @property
     def beast_demands_blood(self):
-        """A failed check at Hunger 5: Hunger cannot rise, a hunger frenzy test is due."""
-        return not self.passed and self.hunger_before >= v5.MAX_HUNGER
+        """The same as `cannot_rouse` (the older name): a hunger frenzy test is due."""
+        return self.cannot_rouse
 
 
 @dataclass(frozen=True)
@@ -74,11 +112,23 @@ class RouseResult:
 
     @property
     def failed(self):
-        return len(self.checks) - self.passed
+        """Checks whose die failed (a check that could not be made at Hunger 5 is not one)."""
+        return sum(1 for check in self.checks if check.rolled and not check.passed)
+
+    @property
+    def cannot_rouse(self):
+        """How many checks could not be made (Hunger 5: no die rolled)."""
+        return sum(1 for check in self.checks if check.cannot_rouse)
 
     @property
     def beast_demands_blood(self):
-        return any(check.beast_demands_blood for check in self.checks)
+        """True when any check met Hunger 5: a hunger frenzy test (Difficulty 4) is due."""
+        return self.cannot_rouse > 0
+
+    @property
+    def frenzy_difficulty(self):
+        """The hunger frenzy test's difficulty when one is due, else None."""
+        return HUNGER_FRENZY_DIFFICULTY if self.beast_demands_blood else None
 
     @property
     def faces(self):
@@ -118,12 +168,16 @@ def _run(draw, hunger, count, blood_potency, level):
     checks = []
     current = hunger
     for _ in range(count):
+        if current >= v5.MAX_HUNGER:
+            checks.append(RouseCheck(face=None, reroll=None, passed=False, hunger_before=current,
+                                     hunger_after=current))
+            continue
         face = draw()
         reroll = None
         if face < PASS and reroll_allowed:
             reroll = draw()
         passed = (face if reroll is None else reroll) >= PASS
-        after = current if passed else min(v5.MAX_HUNGER, current + 1)
+        after = current if passed else current + 1
         checks.append(RouseCheck(face=face, reroll=reroll, passed=passed, hunger_before=current,
                                  hunger_after=after))
         current = after
@@ -175,16 +229,67 @@ def roll(hunger, count=1, blood_potency=0, level=None, rng=None):
     return _run(lambda: roll_faces(1, rng)[0], hunger, count, blood_potency, level)
 
 
-def slake(hunger, amount):
+def slake(hunger, amount, killed=False):
     """
-    Hunger after feeding slakes `amount`: it never goes below 0.
+    Hunger after feeding slakes `amount`: it stops at 1 (`SLAKE_FLOOR`) unless the vessel was
+    drained and killed (`killed`, staff's call), when it may reach 0.
 
     Raises:
-        DiceError: an amount under 1, or Hunger already 0 (nothing to slake).
+        DiceError: an amount under 1, Hunger already 0, or Hunger already 1 without a kill.
     """
     v5.check_hunger(hunger)
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
         raise DiceError("Slake Hunger by 1 or more.")
     if hunger == 0:
         raise DiceError("Hunger is already 0.")
-    return max(0, hunger - amount)
+    floor = 0 if killed else SLAKE_FLOOR
+    if hunger <= floor:
+        raise DiceError(f"Hunger is already {SLAKE_FLOOR}: only draining and killing the vessel slakes "
+                        "the last point (staff: /kill).")
+    return max(floor, hunger - amount)
+
+
+# ---------------------------------------------------------------- Blood Surge
+
+
+@dataclass(frozen=True)
+class SurgeResult:
+    """A Blood Surge: its Rouse check (never rerolled for Blood Potency) and the dice it adds."""
+
+    rouse: RouseResult
+    dice: int
+
+    @property
+    def hunger_after(self):
+        return self.rouse.hunger_after
+
+
+def can_rouse(hunger):
+    """False at Hunger 5, where the Blood cannot be roused."""
+    return v5.check_hunger(hunger) < v5.MAX_HUNGER
+
+
+def check_surge(hunger, blood_potency):
+    """Refuse a Blood Surge that cannot happen (Hunger 5: `NO_SURGE`); returns the dice it adds."""
+    dice = v5.surge_dice(blood_potency)
+    if not can_rouse(hunger):
+        raise DiceError(NO_SURGE)
+    return dice
+
+
+def surged_pool(dice, blood_potency):
+    """A pool's dice with the Blood Surge added, refused above 50 (rules.pools.MAX_POOL)."""
+    total = dice + v5.surge_dice(blood_potency)
+    return v5.check_pool(total)
+
+
+def evaluate_surge(faces, hunger, blood_potency):
+    """A Blood Surge with its Rouse die given (`faces`: exactly one face)."""
+    dice = check_surge(hunger, blood_potency)
+    return SurgeResult(rouse=evaluate(faces, hunger, 1, blood_potency), dice=dice)
+
+
+def roll_surge(hunger, blood_potency, rng=None):
+    """Make a Blood Surge's Rouse check with a die from `rng`."""
+    dice = check_surge(hunger, blood_potency)
+    return SurgeResult(rouse=roll(hunger, 1, blood_potency, rng=rng), dice=dice)

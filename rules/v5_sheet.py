@@ -6,8 +6,18 @@ Ranges (a value outside is refused with a message, never clamped on the way in):
 
 - Attributes 1-5 (default 1); Skills 0-5 (default 0); Disciplines 0-5 (0 = not known).
 - Hunger 0-5 (default 1, as a newly Embraced vampire), Humanity 0-10 (default 7),
-  Stains 0 to 10 - Humanity (Stains fill the empty Humanity boxes), Blood Potency 0-10
-  (default 1).
+  Stains 0-10, Blood Potency 0-10 (default 1).
+- Stains fill the empty Humanity boxes (10 - Humanity). Stains beyond them are kept
+  (RULES.md §1, V5 core): each Stain that does not fit (`overflow_stains`) is one Aggravated
+  Willpower damage, dealt when the Stain is taken (`stain_changes`), and the character is
+  Impaired (`impaired`: -2 to every pool, `impairment`) until the Remorse test clears the
+  Stains. **Rulings**: the damage is dealt once, when a Stain that does not fit is added
+  (lowering Stains heals nothing; raising Humanity over Stains already held deals none, it
+  only makes the character Impaired); Aggravated damage that finds the track full of
+  Superficial damage replaces Superficial boxes, and a full track of Aggravated damage takes
+  no more (the Storyteller plays out the consequences). The -2 applies to every pool the
+  character rolls (rating-only rolls and frenzy tests included) and a pool never drops
+  below 1 die; the Remorse test is the way out, at its minimum of 1 die anyway.
 - Willpower: maximum Composure + Resolve; Health: maximum Stamina + 3. Each has Superficial
   and Aggravated damage, together at most the maximum. When a lower Attribute shrinks a
   maximum, stored damage is read clamped to it (values are clamped to their ranges).
@@ -122,8 +132,6 @@ def limits(trait, values):
     if kind in ("skill", "discipline"):
         return 0, 5
     low, high, _ = TRACKERS[trait]
-    if trait == "stains":
-        return 0, 10 - values["humanity"]
     if trait.startswith("willpower"):
         other = "willpower aggravated" if trait.endswith("superficial") else "willpower superficial"
         return 0, max(0, willpower_max(values) - values[other])
@@ -139,7 +147,7 @@ def check_value(trait, value, values):
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         detail = ""
         if trait == "stains":
-            detail = " (Stains fill the empty boxes of Humanity)"
+            detail = " (Stains beyond the empty Humanity boxes are Aggravated Willpower damage)"
         elif trait.startswith(("willpower", "health")):
             detail = " (Superficial and Aggravated together fit in the track)"
         raise DiceError(f"{trait.title()} must be from {low} to {high}{detail}.")
@@ -160,6 +168,63 @@ def clamp_all(values):
             high = willpower_max(values) if trait.startswith("willpower") else health_max(values)
         values[trait] = min(max(values[trait], low), high)
     return values
+
+
+IMPAIRED_PENALTY = 2
+IMPAIRED_NOTE = f"Impaired (Stains beyond Humanity): -{IMPAIRED_PENALTY} dice until the Remorse test"
+
+
+def empty_humanity_boxes(values):
+    """Humanity boxes Stains can fill: 10 - Humanity."""
+    return 10 - values["humanity"]
+
+
+def overflow_stains(values):
+    """Stains that do not fit in the empty Humanity boxes (0 when they all fit)."""
+    return max(0, values["stains"] - empty_humanity_boxes(values))
+
+
+def impaired(values):
+    """True while Stains overflow Humanity (until the Remorse test)."""
+    return overflow_stains(values) > 0
+
+
+def impairment(values):
+    """Dice to take off every pool: IMPAIRED_PENALTY when `impaired`, else 0."""
+    return IMPAIRED_PENALTY if impaired(values) else 0
+
+
+def impaired_dice(dice, values):
+    """A pool's dice after impairment, never below 1 die."""
+    return max(1, dice - impairment(values))
+
+
+def stain_changes(values, stains):
+    """
+    The sheet changes of setting Stains to `stains` (0-10): {"stains": ...} plus, when more
+    Stains now overflow than before, the Willpower damage they deal (one Aggravated each, see
+    the module docstring's Rulings for a full track).
+
+    Returns:
+        dict: trait -> new value, in the order to apply them: "stains" always; when a Stain
+        overflows, "willpower superficial" (only if it shrinks) and "willpower aggravated".
+    """
+    values = clamp_all(values)
+    check_value("stains", stains, values)
+    before = overflow_stains(values)
+    after = overflow_stains(dict(values, stains=stains))
+    changes = {"stains": stains}
+    extra = after - before
+    if extra <= 0:
+        return changes
+    maximum = willpower_max(values)
+    aggravated = min(maximum, values["willpower aggravated"] + extra)
+    superficial = min(values["willpower superficial"], maximum - aggravated)
+    # Superficial first: applied in this order each value stays within the track.
+    if superficial != values["willpower superficial"]:
+        changes["willpower superficial"] = superficial
+    changes["willpower aggravated"] = aggravated
+    return changes
 
 
 def check_specialty(skill, specialty, values, owned):

@@ -32,7 +32,7 @@ TONES = {
     "bare": "good",
     "success": "good",
     "bestial_failure": "disaster",
-    "total_failure": "bad",
+    "total_failure": "dire",
     "failure": "bad",
 }
 LABELS = dict(v5.OUTCOME_LABELS, success="success")
@@ -73,6 +73,18 @@ class V5Sheet(Sheet):
             "willpower_max": willpower_max,
             "willpower_left": willpower_max - values["willpower superficial"] - values["willpower aggravated"],
         }
+
+    def vitals(self, values):
+        """Hunger, Willpower and Health left of their boxes, Humanity, Stains, Blood Potency."""
+        values = v5_sheet.clamp_all(values)
+        tracks = {}
+        for track, maximum in (("willpower", v5_sheet.willpower_max(values)),
+                               ("health", v5_sheet.health_max(values))):
+            superficial, aggravated = values[f"{track} superficial"], values[f"{track} aggravated"]
+            tracks[track] = {"current": maximum - superficial - aggravated, "max": maximum,
+                             "superficial": superficial, "aggravated": aggravated}
+        return {"hunger": values["hunger"], **tracks, "humanity": values["humanity"],
+                "stains": values["stains"], "blood_potency": values["blood potency"]}
 
     def layout(self, values, specialties, flags=frozenset()):
         values = v5_sheet.clamp_all(values)

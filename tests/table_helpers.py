@@ -35,10 +35,13 @@ class TableTest(EvenniaCommandTest):
         return out
 
     def refused(self, cmd, args, message, caller=None):
-        """One line, the message then the usage; no die rolled (FixedFaces has none)."""
+        """The message, then the usage on a line of its own; no die rolled (FixedFaces has none)."""
         out = self.do(cmd, args, [], message, caller=caller or self.char1)
-        self.assertEqual(out.count("\n"), 0, out)
-        self.assertIn(" Usage: ", out)
+        lines = out.split("\n")
+        starts = [i for i, line in enumerate(lines) if line.startswith("Usage: ")]
+        self.assertEqual(len(starts), 1, out)  # the usage starts a line of its own, once
+        self.assertGreater(starts[0], 0, out)
+        self.assertTrue(all(line.startswith("  ") for line in lines[1:] if not line.startswith("Usage: ")), out)
         return out
 
 

@@ -2,8 +2,8 @@
 
 from unittest import mock
 
-from commands import contest as contest_module
-from commands.contest import INCOMING, OUTGOING, CmdContest, load_challenge
+from commands.v5 import contest as contest_module
+from commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
 
 from .table_helpers import TableTest
 
@@ -58,7 +58,7 @@ class TestContestAgainstDice(TableTest):
         self.refused(CmdContest, "com+res hunger 0 vs 5",
                      "Your side rolls with your own Hunger; only staff give the left side a Hunger",
                      caller=self.char2)
-        self.assertEqual(self.char2.hunger, 1)
+        self.assertEqual(self.char2.trait("hunger"), 1)
 
     def test_bad_input_one_line_nothing_rolled(self):
         cases = {
@@ -182,7 +182,7 @@ class TestChallenge(TableTest):
             self.char1: "[Contest] Your challenge to Char2 expired unanswered after 5 minutes.",
             self.char2: "[Contest] Char's challenge expired unanswered after 5 minutes.",
         }, caller=self.char2)
-        self.assertIn("Char's challenge has expired. Usage:", out[self.char2])
+        self.assertIn("Char's challenge has expired.\nUsage:", out[self.char2])
 
     def test_one_challenge_at_a_time(self):
         self.challenge()

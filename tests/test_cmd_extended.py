@@ -1,7 +1,7 @@
 """+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
 
 from commands.rolls import CmdCheck, CmdRoll
-from commands.willpower import CmdWillpower
+from commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
 
@@ -112,7 +112,7 @@ class TestExtended(TableTest):
         self.assertIsNone(self.state())
         self.start()
         self.refused(CmdRoll, "/extended dex vs 9", "You already have an extended roll going (dex toward 5: 2/5 "
-                     "after 1 roll); roll it with /extended or drop it with /stop.")
+                     "after 1 roll); roll\n  it with /extended or drop it with /stop.")
         self.refused(CmdRoll, "/status dex", "/status and /stop take nothing after them.")
         self.refused(CmdRoll, "/status/stop", "Use /status or /stop, not both.")
         self.refused(CmdRoll, "/stop/private", "/status and /stop take no other switch.")

@@ -3,7 +3,7 @@
 from unittest import mock
 
 from commands.sheet import CmdSheet
-from commands.humanity import CmdFrenzy, CmdRemorse
+from commands.v5.humanity import CmdFrenzy, CmdRemorse
 
 from .table_helpers import TableTest
 
@@ -77,20 +77,20 @@ class TestFrenzy(TableTest):
                 "(2) = 4 (4 dice, no Hunger dice), vs 3\n  Dice: 6 2 2 1  =>  1 success: failure (margin -2)\n"
                 "  => Char frenzies: the Beast takes over. (+frenzy/end when it is over)")
         self.assertEqual(self.char1.sheet_values, before)  # no trait changes, only the state
-        self.assertTrue(self.char1.in_frenzy)
+        self.assertTrue(self.char1.flag("frenzy"))
         self.assertIn("IN FRENZY", self.call(CmdSheet(), ""))
         self.do(CmdFrenzy, "/end", [], {self.char2: "[Frenzy] Char comes out of frenzy."})
-        self.assertFalse(self.char1.in_frenzy)
+        self.assertFalse(self.char1.flag("frenzy"))
         self.assertNotIn("IN FRENZY", self.call(CmdSheet(), ""))
         self.refused(CmdFrenzy, "/end", "You are not in frenzy.")
 
     def test_ending_someone_elses_frenzy_is_for_staff(self):
-        self.char1.in_frenzy = True
+        self.char1.set_flag("frenzy", True)
         self.refused(CmdFrenzy, "/end Char", "Only staff end someone else's frenzy.", caller=self.char2)
-        self.assertTrue(self.char1.in_frenzy)
-        self.char2.in_frenzy = True
+        self.assertTrue(self.char1.flag("frenzy"))
+        self.char2.set_flag("frenzy", True)
         self.do(CmdFrenzy, "/end Char2", [], {self.char2: "[Frenzy] Char2 comes out of frenzy. (ended by Char)"})
-        self.assertFalse(self.char2.in_frenzy)
+        self.assertFalse(self.char2.flag("frenzy"))
 
     def test_current_willpower_counts(self):
         self.char1.set_trait("willpower superficial", 1)

@@ -5,7 +5,7 @@ from itertools import product
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands.odds import CmdOdds, percent
-from commands.willpower import last_roll
+from commands.v5.willpower import last_roll
 from rules import v5
 
 
@@ -18,38 +18,46 @@ def brute_force(pool, hunger, difficulty):
     return wins / total
 
 
+def shown(args, hunger):
+    """What +odds shows: the V5 system's exact odds drawn by rules.display (80 columns)."""
+    from rules.display import format_odds
+    from rules.engine import Roller
+    from rules.v5_system import SYSTEM
+
+    roller = Roller(name="Char", state={"hunger": hunger})
+    from evennia.utils.ansi import strip_ansi
+
+    return strip_ansi(format_odds(SYSTEM.odds(SYSTEM.parse(args, numbers_only=True), roller), width=80))
+
+
 class TestOdds(EvenniaCommandTest):
     def test_odds_with_traits_and_own_hunger(self):
+        from rules.v5_system import SYSTEM
+
         self.char1.set_trait("dexterity", 2)
         self.char1.set_trait("stealth", 1)
         self.char1.set_trait("hunger", 2)
-        out = self.call(CmdOdds(), "dex+stealth vs 2",
-                        "[Odds] Dexterity 2 + Stealth 1 = 3 (3 dice), Hunger 2, vs 2\n  Win ")
-        win = brute_force(3, 2, 2)
-        self.assertIn(f"Win {win * 100:.1f}%", out)
-        self.assertEqual(f"{win * 100:.1f}", "50.0")
+        out = self.call(CmdOdds(), "dex+stealth vs 2", "[Odds] Dexterity 2 + Stealth 1 = 3 (3 dice), Hunger 2, vs 2\n")
+        odds = SYSTEM.odds(SYSTEM.parse("3 vs 2"), self.char1.roller())
+        win = odds.chance("messy_critical") + odds.chance("critical") + odds.chance("success")
+        self.assertEqual(float(win), brute_force(3, 2, 2))
+        self.assertEqual(f"{float(win) * 100:.1f}", "50.0")
+        self.assertTrue(all(len(line) <= 80 for line in out.split("\n")))
 
     def test_odds_known_figures(self):
         # One die vs 1: 50% win; no critical possible; Hunger 1: the 1 is bestial (10%).
-        self.call(
-            CmdOdds(), "1 vs 1 hunger 1",
-            "[Odds] 1 die, Hunger 1, vs 1\n"
-            "  Win 50.0%  Critical 0.0%  Messy critical 0.0%  Bestial failure 10.0%  Total failure 50.0%\n"
-            "  Expected successes 0.50",
-        )
-        # Two dice vs 4: only a pair of tens wins (1%), always a critical.
-        self.call(
-            CmdOdds(), "2 vs 4 hunger 0",
-            "[Odds] 2 dice, Hunger 0, vs 4\n"
-            "  Win 1.0%  Critical 1.0%  Messy critical 0.0%  Bestial failure 0.0%  Total failure 25.0%",
-        )
+        out = self.call(CmdOdds(), "1 vs 1 hunger 1", shown("1 vs 1", 1))
+        self.assertIn("bestial failure         10.0%", out)
+        self.assertIn("success (not critical)  50.0%", out)
+        out = self.call(CmdOdds(), "2 vs 4 hunger 0", shown("2 vs 4", 0))
+        self.assertIn("critical success         1.0%", out)
 
     def test_largest_pool(self):
-        self.call(CmdOdds(), "50 vs 30 hunger 5", "[Odds] 50 dice, Hunger 5, vs 30\n  Win ")
+        self.call(CmdOdds(), "50 vs 30 hunger 5", shown("50 vs 30", 5))
 
     def test_refusals(self):
-        self.call(CmdOdds(), "51", "That pool is 51 dice; pools are limited to 50. Usage: +odds")
-        self.call(CmdOdds(), "5 hunger 6", "Hunger is from 0 to 5. Usage: +odds")
+        self.call(CmdOdds(), "51", "That pool is 51 dice; pools are limited to 50.\nUsage: +odds")
+        self.call(CmdOdds(), "5 hunger 6", "Hunger is from 0 to 5.\nUsage: +odds")
         self.call(CmdOdds(), "5 hunger lots", "Hunger must be a whole number from 0 to 5, not 'lots'.")
         self.call(CmdOdds(), "5 vs 3/willpower", "Odds do not spend Willpower")
 
@@ -92,5 +100,5 @@ class TestRerollOdds(EvenniaCommandTest):
 
         with seeded(FixedFaces([1])):
             self.call(CmdRoll(), "1 vs 1")
-        with mock.patch("commands.willpower.time.time", return_value=last_roll(self.char1).time + 601):
+        with mock.patch("commands.v5.willpower.time.time", return_value=last_roll(self.char1).time + 601):
             self.call(CmdOdds(), "/reroll", "Your last roll was more than 10 minutes ago")

@@ -1,6 +1,7 @@
 """+roll/verify, +roll/private ...=names, and +rolls: what players and staff can see."""
 
 import re
+from unittest import mock
 
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -51,8 +52,8 @@ class CommandLogBase(Connected, EvenniaCommandTest):
 class TestVerify(CommandLogBase):
     def test_every_roll_line_ends_with_its_code(self):
         out = self.roll("dex vs 2", [6, 7, 10])
-        last = out.splitlines()[-1]
-        self.assertRegex(last, r"=>  .*  \[code [A-Z0-9]{8}\]$")
+        self.assertIn("=>  3 successes", out)
+        self.assertRegex(out, r"\s\[code [A-Z0-9]{8}\]$")
         entry = RollEntry.objects.get()
         self.assertEqual(self.code_of(out), entry.code)
         self.assertEqual(entry.command, "+roll dex vs 2")
@@ -106,7 +107,7 @@ class TestPrivateShared(CommandLogBase):
     def test_shared_with_named_characters_in_the_room(self):
         out = self.roll("/private dex vs 2=char2", [6, 7, 10],
                         {self.char2: "[Private roll] Char rolls Dexterity 3 (3 dice), Hunger 1, vs 2"})
-        self.assertIn("(private: shown to Char, Char2, staff)  [code ", out)
+        self.assertIn("(private: shown to Char, Char2, staff) [code ", out)
         entry = RollEntry.objects.get()
         self.assertTrue(entry.private)
         self.assertEqual(entry.details["shared_with"], ["Char2"])
@@ -140,24 +141,28 @@ class TestPrivateShared(CommandLogBase):
                          "+roll/private <pool>=<name>, <name>.",
         }
         for args, expected in cases.items():
-            out = self.roll(args, [], expected)
-            self.assertEqual(out.count("\n"), 0, out)
-            self.assertIn("Usage: +roll", out)
+            out = self.roll(args, [])
+            # The refusal (wrapped at 80), then the usage on a line of its own.
+            self.assertIn(expected, " ".join(out.split()))
+            self.assertTrue(out.splitlines()[-1].startswith("Usage: +roll"), out)
         self.assertEqual(RollEntry.objects.count(), 0)
 
 
 class TestRollsCommand(CommandLogBase):
     def test_staff_pages_newest_first(self):
-        for _ in range(25):
+        for _ in range(20):
             self.roll("1", [6], cmd=CmdCheck)
         codes = list(RollEntry.objects.order_by("-id").values_list("code", flat=True))
-        out = self.call(CmdRolls(), "", "Roll log: page 1 of 2 (25 entries, newest first)",
+        out = self.call(CmdRolls(), "", "Roll log: page 1 of 2 (20 entries, newest first, times UTC)",
                         caller=self.staff)
         lines = out.splitlines()
-        self.assertEqual([line[:8] for line in lines[2:22]], codes[:20])
+        # Two lines an entry: code, when, kind, who and where; then what.
+        self.assertEqual([line[:8] for line in lines[1:31:2]], codes[:15])
+        self.assertRegex(lines[1], r"^[A-Z0-9]{8}  \d\d-\d\d \d\d:\d\d  check      Char, in Room$")
+        self.assertEqual(lines[2], "    1 die, Hunger 1 => 1 success: success")
         self.assertEqual(lines[-1], "Next page: +rolls=2")
         out = self.call(CmdRolls(), "=2", "Roll log: page 2 of 2", caller=self.staff)
-        self.assertEqual([line[:8] for line in out.splitlines()[2:]], codes[20:])
+        self.assertEqual([line[:8] for line in out.splitlines()[1::2]], codes[15:])
 
     def test_staff_filters(self):
         self.roll("dex", [6, 7, 10])
@@ -194,11 +199,11 @@ class TestRollsCommand(CommandLogBase):
 
     def test_refusals(self):
         self.call(CmdRolls(), "char",
-                  "Only staff can look at other characters' rolls; +rolls/mine shows yours. Usage: +rolls",
+                  "Only staff can look at other characters' rolls; +rolls/mine shows yours.\nUsage: +rolls",
                   caller=self.char2)
-        self.call(CmdRolls(), "=two", "The page must be a whole number from 1, not 'two'. Usage: +rolls",
+        self.call(CmdRolls(), "=two", "The page must be a whole number from 1, not 'two'.\nUsage: +rolls",
                   caller=self.staff)
-        self.call(CmdRolls(), "Nobody", "There is no character called 'Nobody'. Usage: +rolls",
+        self.call(CmdRolls(), "Nobody", "There is no character called 'Nobody'.\nUsage: +rolls",
                   caller=self.staff)
         self.call(CmdRolls(), "/mine char", "Use /mine or name a character, not both.", caller=self.staff)
 
@@ -209,3 +214,101 @@ class TestRollsCommand(CommandLogBase):
         out = self.call(CmdRolls(), "stranger", "Roll log (Stranger): page 1 of 1 (1 entries",
                         caller=self.staff)
         self.assertIn("Stranger", out)
+
+
+def visible(line):
+    from rules.display import visible_len
+
+    return visible_len(line)
+
+
+class TestEightyColumns(CommandLogBase):
+    """No line of +rolls or +roll/verify is wider than 80 columns, whatever was rolled."""
+
+    def test_long_rolls_fit(self):
+        self.char1.set_trait("stealth", 2)
+        long_comment = "a very long comment that goes on " * 8
+        out = self.roll(f"dex+stealth+3+2+1 vs 3 # {long_comment}", [6, 7, 10, 1, 2, 3, 4, 5, 9, 8, 8])
+        code = self.code_of(out)
+        self.roll("/private dex=char2 # " + "x" * 150, [6, 7, 10])
+        record_action(self.staff, self.char1, "hunger", "Hunger set to 4 (was 1) " + "because " * 20)
+        for caller, args in ((self.staff, ""), (self.char1, "/mine")):
+            listing = self.call(CmdRolls(), args, caller=caller, noansi=False)
+            for line in listing.splitlines():
+                self.assertLessEqual(visible(line), 80, line)
+        for viewer in (self.staff, self.char2):
+            shown = self.call(CmdRoll(), f"/verify {code}", caller=viewer, noansi=False)
+            self.assertGreater(len(shown.splitlines()), 4)
+            for line in shown.splitlines():
+                self.assertLessEqual(visible(line), 80, line)
+            self.assertIn(f"[code {code}]", shown)
+
+    def test_a_narrow_client_gets_narrower_lines(self):
+        from commands import rolllog as cmd_rolllog
+
+        self.roll("dex vs 2 # " + "word " * 30, [6, 7, 10])
+        with mock.patch.object(cmd_rolllog, "screen_width", return_value=50):
+            listing = self.call(CmdRolls(), "", caller=self.staff, noansi=False)
+        self.assertTrue(all(visible(line) <= 50 for line in listing.splitlines()), listing)
+
+    def test_a_long_list_goes_through_the_pager(self):
+        from commands import rolllog as cmd_rolllog
+
+        for _ in range(3):
+            self.roll("1", [6], cmd=CmdCheck)
+        with mock.patch.object(cmd_rolllog, "_flag", return_value=8), \
+                mock.patch.object(cmd_rolllog.evmore, "msg") as paged:
+            cmd_rolllog.send_paged(self.char1, "\n".join(str(n) for n in range(20)))
+        paged.assert_called_once()
+        with mock.patch.object(cmd_rolllog.evmore, "msg") as paged:
+            cmd_rolllog.send_paged(self.char1, "short")
+        paged.assert_not_called()
+
+
+class TestContestEntry(CommandLogBase):
+    """A contest on the log: each side apart, the verdict as the room saw it (not reversed)."""
+
+    def store(self):
+        from commands.dice_base import announce
+        from rules import v5_contest
+        from rules.pools import build_pool
+
+        contest = v5_contest.evaluate_contest((10, 7, 3), (10, 3), (6, 7, 8), (9, 1))
+        record = {
+            "kind": "contest", "command": "+contest/answer 5", "result": contest, "subject": self.char1,
+            "details": {
+                "attacker": {"name": "Char", "pool": build_pool("5", None).describe(), "regular": [10, 7, 3],
+                             "hunger": [10, 3], "successes": 5},
+                "defender": {"name": "Char2", "pool": "5", "regular": [6, 7, 8], "hunger": [9, 1],
+                             "successes": 4},
+                "winner": "attacker", "margin": 1, "tie": False},
+        }
+        return announce(self.char2, "|w[Contest]|n Char vs Char2\n  => |wChar|n wins by 1 (5 to 4).",
+                        record=record).entry
+
+    def test_listed_with_both_sides_and_the_verdict(self):
+        entry = self.store()
+        out = self.call(CmdRolls(), "", caller=self.staff)
+        lines = out.splitlines()
+        self.assertRegex(lines[1], rf"^{entry.code}  \d\d-\d\d \d\d:\d\d  contest    Char vs Char2, in Room$")
+        self.assertEqual(lines[2], "    Char 5 (messy critical), Char2 4 (bestial failure): Char wins by 1 (5 to 4).")
+
+    def test_verified_with_sides_and_who_typed_it(self):
+        entry = self.store()
+        out = self.verify(entry.code, self.char2)
+        self.assertIn("  Sides: Char vs Char2", out)
+        self.assertIn("  By: Char2", out)
+        self.assertNotIn("Char2 for Char", out)
+        self.assertIn("=> Char wins by 1 (5 to 4).", out)
+
+    def test_without_stored_text_each_side_is_shown_apart(self):
+        from rolllog import display
+
+        entry = self.store()
+        entry.text = ""
+        shown = display.format_verify(entry, self.staff).splitlines()
+        self.assertIn("  Char: 5 (5 dice), Hunger 2", shown)
+        self.assertIn("    Dice: 10 7 3  Hunger: 10 3  =>  5 successes: messy critical", shown)
+        self.assertIn("  Char2: 5 (5 dice), Hunger 2", shown)
+        self.assertIn("    Dice: 6 7 8  Hunger: 9 1  =>  4 successes: bestial failure", shown)
+        self.assertEqual(shown[-1], f"  => Char wins by 1 (5 to 4).  [code {entry.code}]")

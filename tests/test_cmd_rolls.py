@@ -27,7 +27,8 @@ class TestRoll(RollTestBase):
             [2, 6, 10, 1, 10],
             {
                 self.char2: "[Roll] Char rolls Dexterity 3 + Stealth 2 = 5 (5 dice), Hunger 2, vs 3\n"
-                "  Dice: 2 6 10  Hunger: 1 10  =>  5 successes: messy critical (margin +2, solid success)",
+                "  Dice: 2 6 10  Hunger: 1 10  =>  5 successes: messy critical (margin +2, solid\n"
+                "    success) [code ",
             },
         )
         self.assertIn("messy critical", out)
@@ -61,9 +62,10 @@ class TestRoll(RollTestBase):
         self.roll(
             "str + brawl(grap) - 1 vs 2 # |rpins him|n\nFAKE",
             [6, 7, 8],
-            "[Roll] Char rolls Strength 1 + Brawl 2 + Grappling specialty 1 - 1 = 3 (3 dice), "
-            "Hunger 1, vs 2 # |rpins him|n FAKE\n"
-            "  Dice: 6 7  Hunger: 8  =>  3 successes: solid success (margin +1)",
+            "[Roll] Char rolls Strength 1 + Brawl 2 + Grappling specialty 1 - 1 = 3 (3 dice),\n"
+            "  Hunger 1, vs 2 # |rpins him|n FAKE\n"
+            "  Dice: 6 7  Hunger: 8  =>  3 successes: solid success (margin +1)\n"
+            "    [code ",
         )
 
     def test_control_characters_never_reach_the_room_or_the_log(self):
@@ -89,7 +91,8 @@ class TestRoll(RollTestBase):
             "[Roll] Char rolls Dexterity 3 + Stealth 2 = 5 (5 dice), Hunger 1, vs 3\n"
             "  Dice: 1 2 6 3  Hunger: 7  =>  2 successes: failure (margin -1)\n"
             "  Willpower (failures): rerolled 1 2 3 -> 10 10 8\n"
-            "  Dice: 10 10 6 8  Hunger: 7  =>  7 successes: critical success (margin +4, exceptional success)",
+            "  Dice: 10 10 6 8  Hunger: 7  =>  7 successes: critical success (margin +4,\n"
+            "    exceptional success) [code ",
         )
         self.assertEqual(self.char1.trait("willpower superficial"), 1)
 
@@ -102,7 +105,7 @@ class TestRoll(RollTestBase):
     def test_willpower_exhausted_refused_before_rolling(self):
         self.char1.set_trait("willpower superficial", 2)
         self.roll("dex vs 2/willpower", [],
-                  "Your Willpower is exhausted: you cannot reroll with Willpower. Usage: +roll")
+                  "Your Willpower is exhausted: you cannot reroll with Willpower.\nUsage: +roll")
 
     def test_private_roll_goes_to_roller_and_staff_only(self):
         self.char1.permissions.remove("Developer")
@@ -119,7 +122,8 @@ class TestRoll(RollTestBase):
         self.assertIn("(private: shown to Char2, staff)", out)
 
     def test_unknown_switch_refused(self):
-        out = self.roll("/privte dex vs 1", [], "Unknown switch /privte (this command knows /private, /willpower")
+        out = self.roll("/privte dex vs 1", [], "Unknown switch /privte (this command knows /private, /verify, /willpower,\n"
+                                                     "  /extended, /status, /stop).\nUsage: +roll")
         self.assertIn("Usage: +roll", out)
 
     def test_bad_input_one_line_nothing_rolled(self):
@@ -135,8 +139,9 @@ class TestRoll(RollTestBase):
         }
         for args, expected in cases.items():
             out = self.roll(args, [], expected)
-            self.assertEqual(out.count("\n"), 0)
-            self.assertIn("Usage: +roll <pool> [vs <difficulty>]", out)
+            message, usage = out.rsplit("\n", 1)
+            self.assertNotIn("Usage", message)
+            self.assertEqual(usage, "Usage: +roll <pool> [vs <difficulty>] [# <comment>]")
 
 
 class TestCheck(RollTestBase):
@@ -150,5 +155,5 @@ class TestCheck(RollTestBase):
         )
 
     def test_check_refuses_traits(self):
-        self.roll("dex vs 2", [], "'dex' is a trait name; only numbers can be used here. Usage: +check",
+        self.roll("dex vs 2", [], "'dex' is a trait name; only numbers can be used here.\nUsage: +check",
                   cmd=CmdCheck)

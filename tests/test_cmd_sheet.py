@@ -10,7 +10,7 @@ class TestStat(EvenniaCommandTest):
         self.call(CmdStat(), "dex=3", "Your Dexterity is now 3 (was 1).", caller=self.char2)
         self.call(CmdStat(), "animal ken=2", "Your Animal Ken is now 2 (was 0).", caller=self.char2)
         self.call(CmdStat(), "auspex=2", "Your Auspex is now 2 (was 0).", caller=self.char2)
-        self.call(CmdStat(), "spec animal=Cats", "Added the Specialty Cats to your Animal Ken.",
+        self.call(CmdStat(), "spec animal ken=Cats", "Added the Specialty Cats to your Animal Ken.",
                   caller=self.char2)
         self.call(CmdApprove(), "Char2", "Char2's sheet is approved.")
         self.call(CmdStat(), "dex=4", "Your sheet is approved; ask staff to change it.", caller=self.char2)
@@ -31,7 +31,7 @@ class TestStat(EvenniaCommandTest):
         self.call(CmdStat(), "hunger=0", "Only staff set Hunger", caller=self.char2)
         self.call(CmdStat(), "Char/dex=5", "Only staff can change another character's sheet.",
                   caller=self.char2)
-        self.assertEqual(self.char2.hunger, 1)
+        self.assertEqual(self.char2.trait("hunger"), 1)
         self.assertEqual(self.char1.trait("dexterity"), 1)
 
     def test_staff_set_anyone_any_time(self):
@@ -41,7 +41,7 @@ class TestStat(EvenniaCommandTest):
         self.call(CmdStat(), "Char2/brawl=2", "Char2's Brawl is now 2")
         self.call(CmdStat(), "Char2/spec brawl=Grappling", "Added the Specialty Grappling to Char2's Brawl.")
         self.call(CmdStat(), "/remove Char2/spec brawl=grap", "Removed the Specialty Grappling from Char2's Brawl.")
-        self.assertEqual(self.char2.hunger, 3)
+        self.assertEqual(self.char2.trait("hunger"), 3)
         self.assertEqual(self.char2.specialties, {})
 
     def test_willpower_is_derived(self):

@@ -1,6 +1,6 @@
 """+teamwork: open, join, roll, cancel, status and refusals."""
 
-from commands.teamwork import CmdTeamwork, Team, load_team
+from commands.v5.teamwork import CmdTeamwork, Team, load_team
 
 from .table_helpers import TableTest
 

@@ -1,11 +1,11 @@
 """+willpower: rerolling the last roll (plain, private, contest, teamwork), strategies and refusals."""
 
-from commands.contest import CmdContest
-from commands.humanity import CmdFrenzy, CmdRemorse
-from commands.hunger import CmdRouse
+from commands.v5.contest import CmdContest
+from commands.v5.humanity import CmdFrenzy, CmdRemorse
+from commands.v5.hunger import CmdRouse
 from commands.rolls import CmdRoll
-from commands.teamwork import CmdTeamwork
-from commands.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
+from commands.v5.teamwork import CmdTeamwork
+from commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
 
 from .table_helpers import TableTest
 
@@ -26,7 +26,7 @@ class TestWillpowerOnRolls(TableTest):
                     "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success (margin +3, exceptional success)")
         self.do(CmdWillpower, "", [10, 10], {self.char1: expected, self.char2: expected})
         self.assertEqual(self.char1.trait("willpower superficial"), 1)
-        self.assertEqual(self.char1.hunger, 2)
+        self.assertEqual(self.char1.trait("hunger"), 2)
 
     def test_once_per_roll(self):
         self.roll_failure()
@@ -57,7 +57,7 @@ class TestWillpowerOnRolls(TableTest):
     def test_named_faces_never_hunger_dice(self):
         self.roll_failure()
         self.refused(CmdWillpower, "3", "There is no regular die showing 3 to reroll (regular dice: 1 2 6); "
-                     "Hunger dice are never rerolled.")
+                     "Hunger dice\n  are never rerolled.")
         self.refused(CmdWillpower, "1 2 6 6", "Willpower rerolls at most 3 dice.")
         self.do(CmdWillpower, "2, 6", [7, 8], {self.char2: "[Roll] Char spends Willpower to reroll: "
                 "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2, vs 3\n"
@@ -87,7 +87,7 @@ class TestWillpowerOnRolls(TableTest):
         self.refused(CmdWillpower, "messy", "The messy strategy finds no regular 10s", caller=self.char2)
         self.refused(CmdWillpower, "crits", "The crits strategy finds no unpaired 10", caller=self.char2)
         self.refused(CmdWillpower, "best", "No reroll improves this roll (chance to win, then no messy "
-                     "critical, then successes); no Willpower spent.", caller=self.char2)
+                     "critical, then\n  successes); no Willpower spent.", caller=self.char2)
         self.refused(CmdWillpower, "luck", "Unknown Willpower choice 'luck': use failures, crits, messy, best",
                      caller=self.char2)
         self.assertEqual(self.char2.trait("willpower superficial"), 0)
@@ -151,7 +151,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def test_both_sides_of_a_challenge_may_reroll_once(self):
         from unittest import mock
 
-        from commands import contest as contest_module
+        from commands.v5 import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])
@@ -168,7 +168,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def challenge_answered(self, faces):
         from unittest import mock
 
-        from commands import contest as contest_module
+        from commands.v5 import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])

@@ -7,12 +7,18 @@ long runs) by a player, Char2, in a room with a staff member (Char) and a bystan
 both connected. Whatever the command does, each test checks:
 
 - no exception, no traceback;
-- a refusal is one line to the player alone, changes nothing (sheets, kept rolls, the log),
-  and has no colour, layout or link of the player's making;
+- a refusal goes to the player alone, changes nothing (sheets, kept rolls, the log), and has
+  no colour, layout or link of the player's making; its line breaks are all ours: the usage's
+  own line (`rules.display.format_refusal`) and breaks our wrapper made at 80 columns (the
+  next line is indented and its first word would not have fitted), so player text never
+  starts a line;
 - a message to the room reaches every viewer as the very same text, which is the text the
-  roll log stored, and which, rendered as Evennia renders it (telnet with colour, telnet
-  without, the web client's HTML), shows the player's text literally, on the lines and with
-  the colour codes of the same message with harmless text in its place.
+  roll log stored, and which is exactly our message with the player's text (escaped) in
+  place of harmless text, wrapped by `rules.display.wrap` at the receiver's 80 columns: the
+  harmless message is taken unwrapped (sent at a width of 10,000), the player's text put in
+  it, and the result wrapped must be what was sent, so no line break is of the player's
+  making; rendered as Evennia renders it (telnet with colour, telnet without, the web
+  client's HTML) it shows the player's text literally, with no link and no colour of theirs.
 
 Then each exact input listed in the issue, one test apiece.
 """
@@ -31,14 +37,14 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from commands.contest import CmdContest
-from commands.dice_display import MAX_COMMENT, escape, without_control
-from commands.humanity import CmdFrenzy
-from commands.hunger import CmdHunger, CmdRouse
+from commands.v5.contest import CmdContest
+from rules.display import MAX_COMMENT, append_code, escape, visible_len, without_control, wrap
+from commands.v5.humanity import CmdFrenzy
+from commands.v5.hunger import CmdHunger, CmdRouse
 from commands.rolllog import CmdRolls
 from commands.rolls import MAX_SHARED, CmdCheck, CmdRoll
 from commands.sheet import CmdStat
-from commands.teamwork import CmdTeamwork
+from commands.v5.teamwork import CmdTeamwork
 from rolllog.models import RollEntry
 from rules.randomness import FixedFaces, seeded
 from tests.table_helpers import Connected
@@ -98,6 +104,20 @@ def shown(text, limit=MAX_COMMENT):
     if limit and len(text) > limit:
         text = text[:limit].rstrip() + "..."
     return text
+
+
+WIDTH = 80  # every test receiver's width (no NAWS: dice_base.width_of's default)
+WIDE = 10_000  # a receiver this wide gets our message unwrapped
+_CODE_AT_END = re.compile(r"\n? *\[code ([A-Z0-9]{8})\]$")
+# What our wrapper may add where it breaks a line: a reset (`|n`) and the looks it carries on,
+# which in text of the player's are only `escape`'s bold-offs (`|H`): neither shows a colour.
+_WORD = re.compile(r"(?:\[code [0-9A-Za-z]{1,9}\]|\S)+")
+_BREAK_CODES = {"\x1b[0m", "\x1b[22m"}
+
+
+def flat(plain):
+    """Rendered lines joined back into one line (a wrapped line's indent becomes one space)."""
+    return " ".join(line.strip() for line in plain.split("\n"))
 
 
 def codes(rendered):
@@ -187,7 +207,7 @@ class HostileBase(Connected, EvenniaCommandTest):
         if any(texts for obj, texts in heard.items() if obj != caller):
             return None
         if self.snapshot() != before and len(heard[caller]) == 1:
-            self.assert_one_line_no_codes(heard[caller][0])
+            self.assert_our_lines_no_codes(heard[caller][0])
             return None  # a change of the caller's own (a valid +stat): told in one inert line
         out = self.assert_inert_refusal(heard, caller)
         self.assertEqual(self.snapshot(), before, out)
@@ -202,8 +222,39 @@ class HostileBase(Connected, EvenniaCommandTest):
         self.assertEqual(others, {}, "a refusal reached someone else")
         texts = heard[caller]
         self.assertEqual(len(texts), 1, texts)
-        self.assert_one_line_no_codes(texts[0])
+        self.assert_our_lines_no_codes(texts[0])
         return texts[0]
+
+    def assert_our_lines_no_codes(self, text, width=WIDTH):
+        """
+        A message of ours carrying player text: no colour, control or link code, and every line
+        break is ours: the "Usage:" line, or a break our wrapper made (the line is full: the next
+        line is indented and its first word would not have fitted). Player text never starts a
+        line, and no line is wider than the screen.
+        """
+        lines = text.split("\n")
+        for rendered in (parse_ansi(text, xterm256=True), parse_ansi(text, strip_ansi=True)):
+            self.assertEqual(rendered.count("\n"), len(lines) - 1, text)  # no `|/` of theirs
+            self.assertNotIn("\r", rendered, text)
+            self.assertEqual([c for c in codes(rendered) if c not in _BREAK_CODES], [], text)
+            if len(lines) == 1:
+                self.assertEqual(codes(rendered), [], text)
+        for before, line in zip(lines, lines[1:]):
+            self.assertLessEqual(visible_len(before), width, text)
+            if line.startswith("Usage: "):
+                continue
+            self.assertTrue(line.startswith("  ") and line.strip(), text)
+            # The next word, as the wrapper sees words: `[code XXXX]` is one with its space.
+            word = _WORD.match(line.strip()).group()
+            # Our wrapper breaks only when the next word (after a gap of one or two spaces:
+            # "  =>  ") would pass the width.
+            self.assertGreater(visible_len(before) + 2 + visible_len(word), width, text)
+        self.assertLessEqual(visible_len(lines[-1]), width, text)
+        html = parse_html(text)
+        self.assertNotIn("mxplink", html)
+        self.assertEqual(html.count("<br"), len(lines) - 1, text)
+        self.assertNotIn("<span class=\"color", html)
+        self.assertNotIn("\x1b", strip_ansi(text))
 
     def assert_one_line_no_codes(self, text):
         for rendered in (parse_ansi(text, xterm256=True), parse_ansi(text, strip_ansi=True)):
@@ -219,11 +270,20 @@ class HostileBase(Connected, EvenniaCommandTest):
     def latest_text(self):
         return RollEntry.objects.order_by("-id").first().text
 
-    def assert_room_message(self, heard, player_text, benign, stored, limit=MAX_COMMENT):
+    def hear_wide(self, cmdclass, args, **kwargs):
+        """What Char is sent of a command when every receiver's screen is WIDE (unwrapped)."""
+        with mock.patch("commands.dice_base.width_of", return_value=WIDE):
+            return self.hear(cmdclass, args, **kwargs)[self.char1][-1]
+
+    def assert_room_message(self, heard, player_text, benign, stored, limit=MAX_COMMENT, wrapped=True):
         """
-        Every viewer got the same message; it is what the log stored; it shows the player's
-        text literally, laid out and coloured exactly like `benign` (the same message with
-        BENIGN where the player's text was).
+        Every viewer got the same message; it is what the log stored; it is exactly `benign`
+        (the same message with BENIGN where the player's text was, as sent unwrapped: see
+        `hear_wide`) with the player's text, escaped, in BENIGN's place, wrapped at 80 columns
+        by `rules.display.wrap` (and the code appended by `append_code`); so every line break is
+        ours. Rendered, it shows the player's text literally, with no link or colour of theirs.
+        `wrapped=False`: a message not fitted to the width (the V5 wing's contest, teamwork and
+        frenzy lines, until they are drawn by `rules.display`): exactly `benign` with the text.
         """
         messages = {obj: texts[-1] for obj, texts in heard.items() if texts}
         self.assertEqual(set(messages), set(self.viewers), heard)
@@ -232,21 +292,26 @@ class HostileBase(Connected, EvenniaCommandTest):
         text = sent.pop()
         if stored is not None:
             self.assertEqual(stored, text)
+        found = _CODE_AT_END.search(text)
+        logical = _CODE_AT_END.sub("", benign)
+        self.assertIn(f" # {BENIGN}", logical)
+        logical = logical.replace(f" # {BENIGN}", f" # {escape(player_text, limit)}", 1)
+        expected = "\n".join(wrap(logical, WIDTH)) if wrapped else logical
+        if found:
+            expected = append_code(expected, found.group(1), WIDTH)
+        self.assertEqual(text, expected)
+        if wrapped:
+            self.assertTrue(all(visible_len(line) <= WIDTH for line in text.split("\n")), text)
+        # Shown literally (a word too long for a line is split: compare without whitespace).
         display = shown(player_text, limit)
         plain = parse_ansi(text, strip_ansi=True)
-        benign_plain = parse_ansi(benign, strip_ansi=True)
-        if display:
-            self.assertIn(display, plain)
-        # Same lines and same colour codes as the harmless message.
-        code = re.compile(r"\[code [A-Z0-9]{8}\]$")
-        self.assertEqual(code.sub("", plain).replace(f" # {display}", f" # {BENIGN}", 1),
-                         code.sub("", benign_plain))
-        self.assertEqual(codes(parse_ansi(text, xterm256=True)), codes(parse_ansi(benign, xterm256=True)))
+        self.assertIn("".join(display.split()), "".join(plain.split()))
+        # No colour of theirs: only the kinds of code the harmless message has (and resets).
+        self.assertLessEqual(set(codes(parse_ansi(text, xterm256=True))),
+                             set(codes(parse_ansi(benign, xterm256=True))) | _BREAK_CODES)
         html = parse_html(text)
         self.assertNotIn("mxplink", html)
-        self.assertEqual(html.count("<br>"), parse_html(benign).count("<br>"))
-        self.assertEqual(html.count("<span"), parse_html(benign).count("<span")
-                         + len(_LINK_BREAK.findall(parse_ansi(text, xterm256=True))))
+        self.assertEqual(html.count("<br>"), text.count("\n"))
         return text
 
 
@@ -256,7 +321,7 @@ class TestHostileRollText(HostileBase):
     def public(self, cmdclass, args, comment, faces):
         heard = self.hear(cmdclass, f"{args} # {comment}", faces=faces)
         stored = self.latest_text()
-        benign = self.hear(cmdclass, f"{args} # {BENIGN}", faces=faces)[self.char1][-1]
+        benign = self.hear_wide(cmdclass, f"{args} # {BENIGN}", faces=faces)
         return self.assert_room_message(heard, comment, benign, stored)
 
     @hostile(comment=HOSTILE)
@@ -277,7 +342,7 @@ class TestHostileRollText(HostileBase):
             return
         heard = self.hear(CmdRoll, f"/private dex vs 2=Eve # {comment}", faces=[5, 6, 7])
         stored = self.latest_text()
-        benign = self.hear(CmdRoll, f"/private dex vs 2=Eve # {BENIGN}", faces=[5, 6, 7])[self.char1][-1]
+        benign = self.hear_wide(CmdRoll, f"/private dex vs 2=Eve # {BENIGN}", faces=[5, 6, 7])
         self.assert_room_message(heard, comment, benign, stored)  # Char is staff: all three see it
 
     @hostile(pool=HOSTILE)
@@ -313,8 +378,8 @@ class TestHostileTableText(HostileBase):
             return
         heard = self.hear(CmdContest, f" 2 vs 2 # {comment}", faces=[5, 6, 7, 8])
         stored = self.latest_text()
-        benign = self.hear(CmdContest, f" 2 vs 2 # {BENIGN}", faces=[5, 6, 7, 8])[self.char1][-1]
-        self.assert_room_message(heard, comment, benign, stored)
+        benign = self.hear_wide(CmdContest, f" 2 vs 2 # {BENIGN}", faces=[5, 6, 7, 8])
+        self.assert_room_message(heard, comment, benign, stored, wrapped=False)
 
     @hostile(comment=HOSTILE)
     def test_teamwork_comment(self, comment):
@@ -322,9 +387,9 @@ class TestHostileTableText(HostileBase):
             return
         heard = self.hear(CmdTeamwork, f" 2 vs 2 # {comment}")
         self.hear(CmdTeamwork, "/cancel")
-        benign = self.hear(CmdTeamwork, f" 2 vs 2 # {BENIGN}")[self.char1][-1]
+        benign = self.hear_wide(CmdTeamwork, f" 2 vs 2 # {BENIGN}")
         self.hear(CmdTeamwork, "/cancel")
-        self.assert_room_message(heard, comment, benign, None)  # not a roll yet: nothing stored
+        self.assert_room_message(heard, comment, benign, None, wrapped=False)  # not a roll yet: nothing stored
 
     @hostile(comment=HOSTILE)
     def test_frenzy_comment(self, comment):
@@ -332,10 +397,10 @@ class TestHostileTableText(HostileBase):
             return
         heard = self.hear(CmdFrenzy, f" vs 9 # {comment}")
         stored = self.latest_text()
-        self.char2.in_frenzy = False
-        benign = self.hear(CmdFrenzy, f" vs 9 # {BENIGN}")[self.char1][-1]
-        self.char2.in_frenzy = False
-        self.assert_room_message(heard, comment, benign, stored)
+        self.char2.set_flag("frenzy", False)
+        benign = self.hear_wide(CmdFrenzy, f" vs 9 # {BENIGN}")
+        self.char2.set_flag("frenzy", False)
+        self.assert_room_message(heard, comment, benign, stored, wrapped=False)
 
     @hostile(text=HOSTILE, where=st.sampled_from(["", "2 vs ", "2 vs 2 hunger ", "dex vs Eve hunger "]))
     def test_contest_refusals(self, text, where):
@@ -366,8 +431,21 @@ class TestExactInputs(HostileBase):
         self.assertEqual(entry.text, text)
         self.assertEqual(entry.comment, comment)
         plain = parse_ansi(text, strip_ansi=True)
-        self.assertIn(f" # {comment}", plain.splitlines()[0])
+        # The comment is in the header (which may wrap: its continuation is indented).
+        header = plain.split("\n  Dice:")[0]
+        self.assertIn(f" # {comment}", flat(header))
+        self.assert_wrapped_by_us(text)
         return text, plain
+
+    def assert_wrapped_by_us(self, text, wrapped=True):
+        """Every line after the first is indented (ours: a body line or a continuation); every
+        line break is a "\\n" of ours (none rendered from markup)."""
+        plain = parse_ansi(text, strip_ansi=True)
+        self.assertEqual(plain.count("\n"), text.count("\n"), text)
+        for line in plain.split("\n")[1:]:
+            self.assertTrue(line.startswith("  "), text)
+        if wrapped:
+            self.assertTrue(all(visible_len(line) <= WIDTH for line in text.split("\n")), text)
 
     def test_no_outgoing_function_parser(self):
         """`$` is left as typed only because nothing parses `$func()` on the way out."""
@@ -375,24 +453,30 @@ class TestExactInputs(HostileBase):
 
     def test_forged_roll_line(self):
         text, plain = self.roll_comment(self.FORGE)
-        self.assertEqual(len(plain.splitlines()), 2)
+        # The header wraps at 80 columns (indented), then the dice line (and the code on a line
+        # of its own when it does not fit): all breaks ours.
+        self.assertEqual(plain.split("\n")[2].lstrip()[:5], "Dice:")
         self.assertEqual(plain.count("[Roll]"), 2)  # ours at the start, the typed one in the comment
         self.assertTrue(plain.startswith("[Roll] Char2 rolls "))
+        self.assertEqual([line for line in plain.splitlines() if line.startswith("[Roll]")], [plain.splitlines()[0]])
         html = parse_html(text)
-        self.assertEqual(html.count("<br>"), 1)  # ours, between the two lines
+        self.assertEqual(html.count("<br>"), text.count("\n"))  # ours only
         self.assertEqual(html.count('<span class="color-015">[Roll]</span>'), 1)
         self.assertIn("x$clr(/,$clr(w,[Roll])) Admin rolls 10 dice", html)
 
     def test_forged_line_through_contest_teamwork_and_frenzy(self):
         heard = self.hear(CmdContest, f" 2 vs 2 # {self.FORGE}", faces=[5, 6, 7, 8])
-        self.assertIn(self.FORGE, parse_ansi(heard[self.eve][-1], strip_ansi=True))
+        self.assertIn(self.FORGE, flat(parse_ansi(heard[self.eve][-1], strip_ansi=True)))
+        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
         self.assertEqual(heard[self.eve][-1], RollEntry.objects.order_by("-id").first().text)
         heard = self.hear(CmdTeamwork, f" 2 vs 2 # {self.FORGE}")
-        self.assertIn(self.FORGE, parse_ansi(heard[self.eve][-1], strip_ansi=True))
+        self.assertIn(self.FORGE, flat(parse_ansi(heard[self.eve][-1], strip_ansi=True)))
+        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
         self.hear(CmdTeamwork, "/cancel")
         heard = self.hear(CmdFrenzy, f" vs 9 # {self.FORGE}")
-        first = parse_ansi(heard[self.eve][-1], strip_ansi=True).splitlines()[0]
+        first = flat(parse_ansi(heard[self.eve][-1], strip_ansi=True).split("\n  Dice:")[0])
         self.assertTrue(first.endswith(f"# {self.FORGE}"), first)
+        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
 
     def test_functions_and_fields_are_not_run(self):
         for comment in ("$randint(1,10)", "$eval(2**10)", "$You()", "{you}", "{x}", "{0}", "{", "}"):
@@ -411,7 +495,7 @@ class TestExactInputs(HostileBase):
 
     def test_line_break_markup(self):
         text, plain = self.roll_comment("|/[Roll] fake")
-        self.assertEqual(len(plain.splitlines()), 2)
+        self.assertEqual(plain.split("\n")[1].lstrip()[:5], "Dice:")  # the header is one line
         self.assertIn("# |/[Roll] fake", plain)
 
     def test_link_markup_hides_nothing_and_links_nothing(self):
@@ -444,7 +528,7 @@ class TestExactInputs(HostileBase):
     def test_capital_slake(self):
         self.eve.set_trait("hunger", 3)
         heard = self.hear(CmdHunger, "/Slake Eve=1", caller=self.char1, faces=[])
-        self.assertEqual(self.eve.hunger, 2)  # slaked by 1, not set to 1
+        self.assertEqual(self.eve.trait("hunger"), 2)  # slaked by 1, not set to 1
         self.assertIn("slaked by 1", heard[self.char1][-1])
 
     def test_capital_defend(self):

@@ -18,6 +18,12 @@ from rules.pools import build_pool
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 
 
+def faces(entry, field="view"):
+    """{group label: faces} of an entry's stored view."""
+    view = getattr(entry, field)
+    return {group["label"]: [face for face, _ in group["dice"]] for group in view["groups"]}
+
+
 def test_codes_are_short_unambiguous_and_random():
     made = {codes.new_code() for _ in range(2000)}
     assert len(made) == 2000
@@ -74,13 +80,14 @@ class TestStoring(LogTestBase):
         self.assertEqual(entry.system, "v5")
         self.assertEqual(entry.command, "+roll dex+stealth vs 3")
         self.assertEqual(entry.comment, "sneaking")
-        self.assertEqual(entry.pool_text, "Dexterity 3 + Stealth 2 = 5")
+        self.assertEqual(entry.pool_text, "Dexterity 3 + Stealth 2 = 5 (5 dice), Hunger 2")
         self.assertEqual([p["trait"] for p in entry.pool], ["dexterity", "stealth"])
         self.assertEqual([p["value"] for p in entry.pool], [3, 2])
-        self.assertEqual(entry.regular, [2, 6, 10])
-        self.assertEqual(entry.hunger, [1, 10])
-        self.assertEqual((entry.dice, entry.difficulty, entry.successes), (5, 3, 5))
+        self.assertEqual(faces(entry), {"Dice": [2, 6, 10], "Hunger": [1, 10]})
+        self.assertEqual((entry.dice, entry.target, entry.score), (5, "vs 3", 5))
         self.assertEqual(entry.outcome, "messy_critical")
+        self.assertEqual(entry.view["outcome"], {"key": "messy_critical", "label": "messy critical",
+                                                 "tone": "mixed"})
         self.assertEqual(entry.summary, "5 successes: messy critical (margin +2, solid success)")
         self.assertFalse(entry.private)
         self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})  # not Obj/Obj2/exits
@@ -101,8 +108,8 @@ class TestStoring(LogTestBase):
         with mock.patch.object(type(self.char1), "msg", autospec=True) as sent:
             receivers = announce(self.char1, "[Roll] x", record=self.v5_record())
         told = {call.args[0]: call.args[1] for call in sent.call_args_list}
-        self.assertEqual(told, {self.char1: f"[Roll] x|n  [code {receivers.code}]",
-                                self.char2: f"[Roll] x|n  [code {receivers.code}]"})
+        self.assertEqual(told, {self.char1: f"[Roll] x [code {receivers.code}]",
+                                self.char2: f"[Roll] x [code {receivers.code}]"})
 
     def test_without_a_record_nothing_is_stored(self):
         receivers = announce(self.char1, "just text")
@@ -111,7 +118,7 @@ class TestStoring(LogTestBase):
 
     def test_no_difficulty_stored_when_none_was_given(self):
         entry = announce(self.char1, "x", record=self.v5_record(difficulty_given=False)).entry
-        self.assertIsNone(entry.difficulty)
+        self.assertEqual(entry.target, "")
         self.assertEqual(entry.summary, "5 successes: messy critical")
 
     def test_plain_values_and_extra_keys(self):
@@ -120,8 +127,8 @@ class TestStoring(LogTestBase):
             "pool": "Rouse check", "power_level": 2, "target": self.char2,
         }).entry
         self.assertEqual(entry.kind, "rouse")
-        self.assertEqual(entry.regular, [7])
-        self.assertEqual(entry.outcome, "")
+        self.assertEqual(faces(entry), {"Dice": [7]})
+        self.assertEqual(entry.outcome, "rouse")
         self.assertEqual(entry.summary, "Hunger stays at 2")
         self.assertEqual(entry.pool_text, "Rouse check")
         self.assertEqual(entry.details["power_level"], 2)
@@ -131,8 +138,11 @@ class TestStoring(LogTestBase):
         first = v5.evaluate((1, 2, 6, 3), (7,), 3)
         after = v5.apply_reroll(first, (0, 1, 3), (10, 10, 8))
         entry = announce(self.char1, "x", record={"result": after, "initial": first}).entry
-        self.assertEqual(entry.regular, [10, 10, 6, 8])
-        self.assertEqual(entry.details["initial_regular"], [1, 2, 6, 3])
+        self.assertEqual(faces(entry), {"Dice": [10, 10, 6, 8], "Hunger": [7]})
+        self.assertEqual([sorted(m) for _, m in entry.view["groups"][0]["dice"]],
+                         [["rerolled", "success", "ten"], ["rerolled", "success", "ten"], ["success"],
+                          ["rerolled", "success"]])
+        self.assertEqual(faces(entry, "initial"), {"Dice": [1, 2, 6, 3], "Hunger": [7]})
         self.assertEqual(entry.details["rerolled"], [0, 1, 3])
         self.assertEqual(entry.details["initial_summary"], "2 successes: failure (margin -1)")
 
@@ -288,8 +298,12 @@ class TestWebPage(LogTestBase):
         self.assertIn(f'data-code="{second.code}"', page)
         self.assertNotIn(f'data-code="{first.code}"', page)
         # The marks mirror the telnet colours.
-        self.assertIn('class="die die-hunger die-hunger-marked">10<', page)
-        self.assertIn('rolllog-outcome messy', page)
+        self.assertIn('class="die mark-hunger mark-success mark-ten">10<', page)
+        self.assertIn('class="die mark-hunger mark-one">1<', page)
+        self.assertIn('rolllog-outcome tone-mixed', page)
+        # Dice apart ("10 10", not "1010"), no word "hunger" in a class name of ours.
+        self.assertIn('<span class="die mark-hunger mark-one">1</span> <span class="die mark-hunger', page)
+        self.assertNotIn("die-hunger", page)
 
     def test_staff_admin_lists_entries_read_only(self):
         entry = announce(self.char1, "x", record=self.v5_record()).entry
@@ -345,3 +359,102 @@ class TestOfflinePages(EvenniaCommandTest):
             html = self.assert_local(path)
             self.assertIn("/static/vendor/bootstrap-4.6.0/bootstrap.min.css", html)
             self.assertIn("/static/vendor/jquery-3.2.1/jquery.slim.min.js", html)
+
+
+# ---------------------------------------------------------------- the system-neutral record
+
+
+def toy_view(score=2, key="hit", label="two hits", tone="good", system="toy"):
+    from rules.engine import DiceGroup, Die, Outcome, RollView
+
+    return RollView(system=system, pool="Sneak 3 dice", target="TN 4",
+                    groups=(DiceGroup("Dice", (Die(5, frozenset({"hit"})), Die(2, frozenset({"fail"})),
+                                               Die(6, frozenset({"hit", "double"}))), sides=6),),
+                    score=score, noun=("hit", "hits"), outcome=Outcome(key, label, tone), notes=("one spare",))
+
+
+class TestNewShape(LogTestBase):
+    def test_a_view_is_stored_whole_with_its_plain_columns(self):
+        view = toy_view()
+        entry = announce(self.char1, "x", record={
+            "kind": "roll", "command": "+roll sneak vs 4", "comment": "quietly", "system": "toy",
+            "view": view, "data": {"system": "toy", "view": view.to_dict(), "faces": [5, 2, 6]},
+        }).entry
+        entry.refresh_from_db()
+        self.assertEqual(entry.system, "toy")
+        self.assertEqual(entry.roll_view, view)
+        self.assertEqual((entry.pool_text, entry.target, entry.score, entry.outcome, entry.dice),
+                         ("Sneak 3 dice", "TN 4", 2, "hit", 3))
+        self.assertEqual(entry.summary, "2 hits: two hits (one spare)")
+        self.assertEqual(entry.data["faces"], [5, 2, 6])
+        self.assertEqual(entry.sides, [])
+        self.assertIsNone(entry.initial)
+
+    def test_the_system_comes_from_the_view(self):
+        entry = announce(self.char1, "x", record={"view": toy_view(system="seyruun")}).entry
+        self.assertEqual(entry.system, "seyruun")
+
+    def test_a_contest_keeps_each_side_apart_and_the_verdict(self):
+        thorne, vesper = toy_view(5, "win", "messy critical", "mixed"), toy_view(4, "failure", "failure", "bad")
+        entry = announce(self.char2, "x", record={
+            "kind": "contest", "command": "+contest/answer wits", "view": thorne,
+            "sides": [{"label": "Thorne", "view": thorne}, {"label": "Vesper", "view": vesper}],
+            "verdict": "Thorne wins by 1 (5 to 4).", "subject": self.char1,
+        }).entry
+        self.assertEqual([side["label"] for side in entry.sides], ["Thorne", "Vesper"])
+        self.assertEqual(entry.sides[1]["view"], vesper.to_dict())
+        self.assertEqual((entry.verdict, entry.summary), ("Thorne wins by 1 (5 to 4).",) * 2)
+
+    def test_a_bad_view_is_refused_before_anything_is_stored(self):
+        with self.assertRaises(Exception):
+            announce(self.char1, "x", record={"view": {"groups": []}})
+        self.assertEqual(RollEntry.objects.count(), 0)
+
+
+class TestOldShapeContest(LogTestBase):
+    """A contest still sent in the old V5 shape is stored readable: sides apart, the verdict."""
+
+    def record(self):
+        from rules import v5_contest
+
+        contest = v5_contest.evaluate_contest((10, 7, 3), (10, 3), (6, 7, 8), (9, 1))
+        attacker, defender = build_pool("5", None), build_pool("5", None)
+        return contest, {
+            "kind": "contest", "command": "+contest/answer 5", "result": contest,
+            "regular": [10, 7, 3, 6, 7, 8], "hunger": [10, 3, 9, 1],
+            "summary": "5 to 4: Thorne wins by 1",
+            "details": {
+                "attacker": {"name": "Thorne", "pool": attacker.describe(), "regular": [10, 7, 3], "hunger": [10, 3],
+                             "successes": contest.attacker.successes},
+                "defender": {"name": "Vesper", "pool": defender.describe(), "regular": [6, 7, 8], "hunger": [9, 1],
+                             "successes": contest.defender.successes},
+                "winner": "attacker", "margin": contest.margin, "tie": False},
+        }
+
+    def test_sides_and_verdict(self):
+        contest, record = self.record()
+        self.assertEqual((contest.attacker.successes, contest.defender.successes), (5, 4))
+        record.pop("summary")
+        entry = announce(self.char1, "x", record=record).entry
+        self.assertEqual(entry.verdict, "Thorne wins by 1 (5 to 4).")
+        self.assertEqual(entry.summary, "Thorne wins by 1 (5 to 4).")
+        thorne, vesper = (side["view"] for side in entry.sides)
+        self.assertEqual(thorne["outcome"]["key"], "messy_critical")  # not dropped
+        self.assertEqual(vesper["outcome"]["key"], "bestial_failure")
+        self.assertEqual([g["label"] for g in thorne["groups"]], ["Dice", "Hunger"])
+        self.assertEqual([f for f, _ in vesper["groups"][1]["dice"]], [9, 1])
+        self.assertEqual(thorne["pool"], "5 (5 dice), Hunger 2")
+
+
+def test_rolllog_imports_no_command_and_no_system_module():
+    """rolllog/ (migrations included) talks to rules.engine and rules.display only."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "rolllog"
+    for path in root.rglob("*.py"):
+        for line in path.read_text().splitlines():
+            stripped = line.strip()
+            if stripped.startswith(("import ", "from ")):
+                assert "commands" not in stripped.split(), (path, line)
+                assert not stripped.startswith(("from commands", "import commands")), (path, line)
+                assert "rules.v5" not in stripped and "rules import v5" not in stripped, (path, line)

@@ -108,10 +108,10 @@ def test_sheet_ranges_refuse_never_clamp():
     assert values["strength"] == 1 and values["stealth"] == 0 and values["hunger"] == 1
     assert values["humanity"] == 7 and values["blood potency"] == 1
     for trait, bad in (("strength", 0), ("strength", 6), ("stealth", -1), ("hunger", 6),
-                       ("humanity", 11), ("blood potency", 11), ("stains", 4)):
+                       ("humanity", 11), ("blood potency", 11), ("stains", 11)):
         with pytest.raises(DiceError):
             v5_sheet.check_value(trait, bad, values)
-    assert v5_sheet.check_value("stains", 3, values) == 3  # 10 - Humanity 7
+    assert v5_sheet.check_value("stains", 4, values) == 4  # beyond 10 - Humanity 7: kept (issue 13)
 
 
 def test_damage_fits_the_track():

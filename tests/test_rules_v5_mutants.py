@@ -135,16 +135,64 @@ def test_seeded_swaps_the_default_source():
 
 
 def test_systems_registry():
+    from rules import v5_system
+
     assert "v5" in systems.available() and isinstance(systems.available(), tuple)
-    assert systems.get_system() is v5 and systems.get_system("V5") is v5
+    assert systems.get_system() is v5_system.SYSTEM and systems.get_system(" V5 ") is v5_system.SYSTEM
     refused(lambda: systems.get_system("gurps"),
             f"Unknown dice system 'gurps': available are {', '.join(systems.SYSTEMS)}.")
 
 
 def test_systems_message_lists_every_system(monkeypatch):
-    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "rules.v5", "zz": "rules.v5"})
+    from rules import v5_system
+
+    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "rules.v5_system:SYSTEM", "zz": "rules.v5_system:SYSTEM"})
     refused(lambda: systems.get_system("gurps"), "Unknown dice system 'gurps': available are v5, zz.")
-    assert systems.available() == ("v5", "zz") and systems.get_system("ZZ") is v5
+    assert systems.available() == ("v5", "zz") and systems.get_system("ZZ") is v5_system.SYSTEM
+
+
+def test_systems_not_installed_and_not_a_system(monkeypatch):
+    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "rules.v5_system:SYSTEM", "gone": "rules.no_such_system:SYSTEM",
+                                             "odd": "rules.v5:SYSTEM"})
+    refused(lambda: systems.get_system("gone"),
+            "The dice system 'gone' is not installed (no module rules.no_such_system).")
+    refused(lambda: systems.get_system("odd"), "The dice system 'odd' is not installed (rules.v5 has no SYSTEM).")
+    assert systems.installed() == ("v5",)
+
+
+def test_systems_configured_once_until_reset():
+    from rules import v5_system
+
+    systems.reset()
+    first = systems.configure("v5", {"V5_BESTIAL_FAILURE": "total_failure"})
+    assert first is not v5_system.SYSTEM and first.bestial_rule == "total_failure"
+    assert systems.configure("v5", {"V5_BESTIAL_FAILURE": "official"}) is first
+    systems.reset()
+    again = systems.configure("V5", {})
+    assert again is not first and again.bestial_rule == "official"
+    systems.reset()
+    with pytest.raises(DiceError):
+        systems.configure("v5", {"V5_BESTIAL_FAILURE": "sometimes"})
+    systems.reset()
+
+
+def test_systems_register_a_system_object():
+    from rules import v5_system
+
+    class Toy(v5_system.V5System):
+        key, title = "toy", "Toy"
+
+    toy = systems.register(Toy())
+    try:
+        assert systems.get_system("TOY") is toy and "toy" in systems.available()
+        assert systems.configure("toy", {}) is not toy  # V5System.configure builds a new one
+    finally:
+        systems.unregister("toy")
+        systems.reset()
+    with pytest.raises(DiceError, match="^Unknown dice system 'toy'"):
+        systems.get_system("toy")
+    with pytest.raises(DiceError, match="is not a dice system"):
+        systems.register(object())
 
 
 # ---------------------------------------------------------------- v5: faces, bounds, messages
@@ -440,6 +488,9 @@ def test_rouse_roll_defaults_and_level():
         (lambda: v5_rouse.slake(3, "1"), "Slake Hunger by 1 or more."),
         (lambda: v5_rouse.slake(3, True), "Slake Hunger by 1 or more."),
         (lambda: v5_rouse.slake(0, 1), "Hunger is already 0."),
+        (lambda: v5_rouse.slake(0, 1, killed=True), "Hunger is already 0."),
+        (lambda: v5_rouse.slake(1, 1),
+         "Hunger is already 1: only draining and killing the vessel slakes the last point (staff: /kill)."),
     ],
 )
 def test_rouse_refusals(call, message):
@@ -449,7 +500,8 @@ def test_rouse_refusals(call, message):
 def test_rouse_bounds_accepted():
     assert len(v5_rouse.evaluate([7] * 5, 1, count=5).checks) == 5
     assert v5_rouse.evaluate([2, 2], 1, count=1, blood_potency=9, level=5).checks[0].faces == (2, 2)
-    assert v5_rouse.slake(3, 1) == 2 and v5_rouse.slake(3, 5) == 0
+    assert v5_rouse.slake(3, 1) == 2 and v5_rouse.slake(3, 5) == 1  # stops at 1 (issue 13)
+    assert v5_rouse.slake(3, 5, killed=True) == 0
 
 
 # ---------------------------------------------------------------- v5_contest
@@ -587,10 +639,10 @@ def test_extended_roll_uses_difficulty_one_and_the_rule():
         (lambda: v5_humanity.remorse_pool(-1, 0), "Humanity is from 0 to 10."),
         (lambda: v5_humanity.remorse_pool("7", 0), "Humanity is from 0 to 10."),
         (lambda: v5_humanity.remorse_pool(True, 0), "Humanity is from 0 to 10."),
-        (lambda: v5_humanity.remorse_pool(7, 4), "Stains are from 0 to 3 (the empty Humanity boxes)."),
-        (lambda: v5_humanity.remorse_pool(7, -1), "Stains are from 0 to 3 (the empty Humanity boxes)."),
-        (lambda: v5_humanity.remorse_pool(7, "1"), "Stains are from 0 to 3 (the empty Humanity boxes)."),
-        (lambda: v5_humanity.remorse_pool(7, True), "Stains are from 0 to 3 (the empty Humanity boxes)."),
+        (lambda: v5_humanity.remorse_pool(7, 11), "Stains are from 0 to 10."),
+        (lambda: v5_humanity.remorse_pool(7, -1), "Stains are from 0 to 10."),
+        (lambda: v5_humanity.remorse_pool(7, "1"), "Stains are from 0 to 10."),
+        (lambda: v5_humanity.remorse_pool(7, True), "Stains are from 0 to 10."),
         (lambda: v5_humanity.evaluate_remorse([6], 7, 0), "No Stains: no Remorse test is needed."),
         (lambda: v5_humanity.evaluate_remorse([6], 0, 3),
          "Humanity 0: the character is already lost to the Beast; no Remorse test."),
@@ -678,7 +730,7 @@ def test_sheet_limits():
     assert v5_sheet.health_max(values) == 5 and v5_sheet.willpower_max(values) == 5
     assert v5_sheet.limits("wits", values) == (1, 5)
     assert v5_sheet.limits("brawl", values) == (0, 5) and v5_sheet.limits("auspex", values) == (0, 5)
-    assert v5_sheet.limits("stains", values) == (0, 4)
+    assert v5_sheet.limits("stains", values) == (0, 10)  # overflowing Stains are kept (issue 13)
     assert v5_sheet.limits("willpower aggravated", values) == (0, 3)
     assert v5_sheet.limits("willpower superficial", values) == (0, 5)
     assert v5_sheet.limits("health superficial", values) == (0, 4)
@@ -692,7 +744,8 @@ def test_sheet_limits():
 @pytest.mark.parametrize(
     "trait, value, message",
     [
-        ("stains", 4, "Stains must be from 0 to 3 (Stains fill the empty boxes of Humanity)."),
+        ("stains", 11,
+         "Stains must be from 0 to 10 (Stains beyond the empty Humanity boxes are Aggravated Willpower damage)."),
         ("health superficial", 5,
          "Health Superficial must be from 0 to 4 (Superficial and Aggravated together fit in the track)."),
         ("willpower aggravated", 3,
@@ -717,7 +770,8 @@ def test_clamp_all_shrinks_damage_to_the_track():
     values = v5_sheet.clamp_all({"stamina": 1, "health superficial": 9, "health aggravated": 2,
                                  "humanity": 9, "stains": 5})
     assert values["health aggravated"] == 2 and values["health superficial"] == 2  # Aggravated first
-    assert values["stains"] == 1 and values["brawl"] == 0 and values["wits"] == 1
+    assert values["stains"] == 5 and values["brawl"] == 0 and values["wits"] == 1  # kept (issue 13)
+    assert v5_sheet.clamp_all({"stains": 12})["stains"] == 10
     values = v5_sheet.clamp_all({"composure": 1, "resolve": 1, "willpower aggravated": 5,
                                  "willpower superficial": 1})
     assert values["willpower aggravated"] == 2 and values["willpower superficial"] == 0

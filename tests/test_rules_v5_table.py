@@ -83,24 +83,25 @@ def test_rouse_pass_faces(face):
     assert v5_rouse.evaluate([face], 0).hunger_after == 0
 
 
-def test_rouse_at_hunger_five_failure_demands_blood():
-    result = v5_rouse.evaluate([3], 5)
+def test_rouse_at_hunger_five_rolls_no_die():
+    # Issue 13: at Hunger 5 the Blood cannot be roused; no die, a hunger frenzy test is due.
+    result = v5_rouse.evaluate([], 5)
     check = result.checks[0]
-    assert not check.passed and check.hunger_after == 5  # cannot rise past 5
-    assert check.beast_demands_blood and result.beast_demands_blood
+    assert not check.passed and not check.rolled and check.face is None and check.hunger_after == 5
+    assert check.beast_demands_blood and check.cannot_rouse and result.beast_demands_blood
+    assert result.faces == () and result.failed == 0 and result.cannot_rouse == 1
+    assert result.frenzy_difficulty == 4
     assert v5_rouse.BEAST_DEMANDS_BLOOD == "the Beast demands blood: hunger frenzy test"
+    with pytest.raises(DiceError, match="Too many faces"):
+        v5_rouse.evaluate([9], 5)
 
 
-def test_rouse_at_hunger_five_pass_is_quiet():
-    result = v5_rouse.evaluate([9], 5)
-    assert result.checks[0].passed and not result.beast_demands_blood and result.hunger_after == 5
-
-
-def test_rouse_reaching_five_then_failing_again():
-    result = v5_rouse.evaluate([2, 4], 4, count=2)
+def test_rouse_reaching_five_then_the_second_check_cannot_rouse():
+    result = v5_rouse.evaluate([2], 4, count=2)
     first, second = result.checks
     assert (first.hunger_before, first.hunger_after, first.beast_demands_blood) == (4, 5, False)
     assert (second.hunger_before, second.hunger_after, second.beast_demands_blood) == (5, 5, True)
+    assert first.rolled and not second.rolled and result.faces == (2,) and result.failed == 1
 
 
 def test_two_rouse_checks_each_at_the_hunger_left():
@@ -152,9 +153,9 @@ def test_blood_potency_reroll_per_check():
     assert result.hunger_after == 3
 
 
-def test_rouse_blood_potency_reroll_at_hunger_five():
-    result = v5_rouse.evaluate([4, 10], 5, blood_potency=1, level=1)
-    assert result.checks[0].passed and not result.beast_demands_blood
+def test_rouse_blood_potency_reroll_at_hunger_four():
+    result = v5_rouse.evaluate([4, 10], 4, blood_potency=1, level=1)
+    assert result.checks[0].passed and not result.beast_demands_blood and result.hunger_after == 4
 
 
 def test_rouse_roll_draws_one_die_per_check_and_rerolls():
@@ -415,7 +416,7 @@ def test_remorse_minimum_one_die_at_full_boxes():
 
 @pytest.mark.parametrize(
     "faces, humanity, stains",
-    [([6], 7, 0), ([6], 0, 3), ([6, 6], 7, 2), ([6], 7, 4), ([6], 11, 0)],
+    [([6], 7, 0), ([6], 0, 3), ([6, 6], 7, 2), ([6], 7, 11), ([6], 11, 0)],
 )
 def test_remorse_refusals(faces, humanity, stains):
     with pytest.raises(DiceError):
@@ -464,7 +465,8 @@ def test_slake_never_below_zero():
     from rules import v5_rouse
 
     assert v5_rouse.slake(4, 2) == 2
-    assert v5_rouse.slake(2, 5) == 0
-    for hunger, amount in ((0, 1), (3, 0), (6, 1)):
+    assert v5_rouse.slake(2, 5) == 1  # stops at 1 unless the vessel was killed (issue 13)
+    assert v5_rouse.slake(2, 5, killed=True) == 0
+    for hunger, amount in ((0, 1), (1, 1), (3, 0), (6, 1)):
         with pytest.raises(DiceError):
             v5_rouse.slake(hunger, amount)

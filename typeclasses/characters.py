@@ -1,15 +1,18 @@
 """
-Characters: a V5 character sheet stored in the database.
+Characters: a character sheet stored in the database, for whichever dice system the game runs.
 
 The sheet is kept as Evennia Attributes on the character (category "sheet"): `values` (trait
-name -> dots, only what was set; the rest reads as the default), `specialties` (Skill -> list
-of names) and `approved`. Ranges, defaults and derived maxima are rules (`rules.v5_sheet`);
-this class only stores, checks through the rules, and hands out a trait table for pools.
+name -> value, only what was set; the rest reads as the default), `specialties` (trait -> list
+of names), `approved`, and flags a system's commands set (e.g. "frenzy"). Which traits exist,
+their ranges, defaults and what they derive are the configured system's rules
+(`System.sheet`, a `rules.engine.Sheet`); this class only stores, checks through those rules,
+and hands out the `Roller` the rules roll for (`roller()`). It speaks no system's words: what a
+system derives (V5's Hunger, Willpower left) is in `roller().state`, read by the system's wing.
 """
 
 from evennia.objects.objects import DefaultCharacter
+from evennia.utils.utils import make_iter
 
-from rules import v5_sheet
 from rules.errors import DiceError
 from rules.pools import match_name
 
@@ -18,8 +21,24 @@ from .objects import ObjectParent
 SHEET = "sheet"
 
 
+def reads_gmcp(session):
+    """
+    Whether OOB vitals may go to this session. Telnet: yes; the Portal writes GMCP (or MSDP)
+    only when the client agreed to it and drops it otherwise. A websocket only when it chose a
+    mudstandards.org GMCP or JSON subprotocol: Evennia's own web client (v1.evennia.com) prints
+    any OOB message it has no plugin for as "Error or Unhandled event" in the player's window.
+    """
+    key = getattr(session, "protocol_key", "") or ""
+    if key.startswith("telnet"):
+        return True
+    if key == "webclient/websocket":
+        client = str(session.protocol_flags.get("CLIENTNAME", ""))
+        return "gmcp.mudstandards.org" in client or "json.mudstandards.org" in client
+    return False
+
+
 class Character(ObjectParent, DefaultCharacter):
-    """A player character or NPC with a V5 sheet."""
+    """A player character or NPC with a character sheet."""
 
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's speech gets its author's tag when this player has +nospoof on."""
@@ -33,14 +52,26 @@ class Character(ObjectParent, DefaultCharacter):
         value = self.attributes.get(key, category=SHEET)
         return default if value is None else value
 
+    @staticmethod
+    def dice_system():
+        """The game's configured `rules.engine.System`."""
+        from commands.dice_base import dice_system
+
+        return dice_system()
+
+    @property
+    def sheet(self):
+        """The configured system's `Sheet`."""
+        return self.dice_system().sheet
+
     @property
     def sheet_values(self):
-        """Every trait's value, in range (see rules.v5_sheet.clamp_all)."""
-        return v5_sheet.clamp_all(dict(self._stored("values", {})))
+        """Every trait's value, in range (see `Sheet.clamp`)."""
+        return self.sheet.clamp(dict(self._stored("values", {})))
 
     @property
     def specialties(self):
-        """Skill -> tuple of Specialty names."""
+        """Trait -> tuple of Specialty names."""
         return {skill: tuple(names) for skill, names in self._stored("specialties", {}).items() if names}
 
     @property
@@ -51,38 +82,23 @@ class Character(ObjectParent, DefaultCharacter):
     def approved(self, value):
         self.attributes.add("approved", bool(value), category=SHEET)
 
-    @property
-    def in_frenzy(self):
-        """Set by a failed frenzy test, cleared with +frenzy/end."""
-        return bool(self._stored("frenzy", False))
+    def flag(self, name):
+        """A sheet flag a system's command sets (e.g. V5's "frenzy"), False when never set."""
+        return bool(self._stored(name, False))
 
-    @in_frenzy.setter
-    def in_frenzy(self, value):
-        self.attributes.add("frenzy", bool(value), category=SHEET)
+    def set_flag(self, name, value):
+        self.attributes.add(name, bool(value), category=SHEET)
 
     def trait(self, name):
         return self.sheet_values[name]
 
-    @property
-    def hunger(self):
-        return self.trait("hunger")
-
-    @property
-    def willpower_max(self):
-        return v5_sheet.willpower_max(self.sheet_values)
-
-    @property
-    def willpower_left(self):
-        values = self.sheet_values
-        return self.willpower_max - values["willpower superficial"] - values["willpower aggravated"]
-
-    @property
-    def health_max(self):
-        return v5_sheet.health_max(self.sheet_values)
+    def roller(self):
+        """This character as the rules see it (`rules.engine.Roller`): name, traits, state."""
+        return self.dice_system().roller(self.key, self.sheet_values, self.specialties)
 
     def trait_table(self):
         """What this sheet offers to pool expressions."""
-        return v5_sheet.trait_table(self.sheet_values, self.specialties)
+        return self.sheet.traits(self.sheet_values, self.specialties)
 
     # ------------------------------------------------------------ changes
 
@@ -97,23 +113,17 @@ class Character(ObjectParent, DefaultCharacter):
             DiceError: unknown trait or value out of range (nothing is changed).
         """
         values = self.sheet_values
-        v5_sheet.check_value(trait, value, values)
+        self.sheet.check_value(trait, value, values)
         old = values[trait]
         stored = dict(self._stored("values", {}))
         stored[trait] = value
         self.attributes.add("values", stored, category=SHEET)
+        self.send_vitals()
         return old
-
-    def spend_willpower(self, amount=1):
-        """Mark Superficial Willpower damage; refused when Willpower is exhausted."""
-        if self.willpower_left < amount:
-            raise DiceError("Your Willpower is exhausted: there is no Willpower left to spend.")
-        values = self.sheet_values
-        return self.set_trait("willpower superficial", values["willpower superficial"] + amount)
 
     def add_specialty(self, skill, name):
         owned = self.specialties.get(skill, ())
-        name = v5_sheet.check_specialty(skill, name, self.sheet_values, owned)
+        name = self.sheet.check_specialty(skill, name, self.sheet_values, owned)
         stored = {k: list(v) for k, v in self._stored("specialties", {}).items()}
         stored.setdefault(skill, []).append(name)
         self.attributes.add("specialties", stored, category=SHEET)
@@ -129,6 +139,29 @@ class Character(ObjectParent, DefaultCharacter):
         self.attributes.add("specialties", stored, category=SHEET)
         return name
 
+    # ------------------------------------------------------------ MUD clients
+
+    def send_vitals(self, session=None):
+        """
+        The sheet's gauges (`Sheet.vitals`) as the OOB message `char_vitals`, which Evennia's
+        telnet GMCP encoder names `Char.Vitals` (an underscore becomes a dot, each word
+        capitalised), for clients that negotiated GMCP; others drop it. Sent on puppet and
+        after every `set_trait`, so a Mudlet gauge follows the sheet. Nothing is sent when the
+        system has no vitals (an empty GMCP message would only say the package exists), nor to
+        a session that cannot use it (`reads_gmcp`).
+        """
+        try:
+            sessions = [s for s in (make_iter(session) if session else self.sessions.all()) if reads_gmcp(s)]
+            vitals = self.sheet.vitals(self.sheet_values) if sessions else None
+            for each in sessions if vitals else ():
+                # Straight to the session: OOB data is no message for `msg`'s hooks (nospoof,
+                # at_msg_receive) nor for tests that read what a character was told.
+                each.data_out(char_vitals=vitals)
+        except Exception:  # noqa: BLE001 - a gauge must never stop a sheet change or a login
+            from evennia.utils import logger
+
+            logger.log_trace(f"vitals for {self}")
+
     # ------------------------------------------------------------ connecting
 
     def at_post_puppet(self, **kwargs):
@@ -137,6 +170,7 @@ class Character(ObjectParent, DefaultCharacter):
         what is still pending (challenges, teamwork, the +willpower window; commands.pending).
         """
         super().at_post_puppet(**kwargs)
+        self.send_vitals()
         from commands import pending
 
         try:

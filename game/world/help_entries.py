@@ -60,24 +60,168 @@ HELP_ENTRY_DICTS = [
         "aliases": ["verify", "spoofing", "nospoof help", "fake rolls"],
         "category": "Dice",
         "text": """
-            Every roll line the game shows ends with a code. To check that a roll line is
-            real, and see exactly what was rolled, type:
+            Every roll line the game shows ends with a code. To check that a roll line
+            is real, and see exactly what was rolled, type:
 
                 +roll/verify <code>
 
-            The answer comes from the roll log, which stores every roll before anyone is
-            told: who rolled, the pool, the dice, the outcome and who saw it. A line with no
-            code, or whose code the log does not know or describes differently, was not
-            rolled by the game.
+            The answer comes from the roll log, which stores every roll before anyone
+            is told: who rolled, the pool, the dice, the outcome and who saw it. A line
+            with no code, or whose code the log does not know or describes differently,
+            was not rolled by the game.
 
             A player's say, pose, whisper or page can never start a line of its own: it
-            always starts with the speaker's name (or "Account <name> pages:"), line breaks
-            (||/) in speech become spaces, and a tag such as [Roll], [Contest] or [Verify]
-            typed inside speech is shown with the speaker's name in front, e.g.
-            (Alice)[Roll]. A line that starts with one of those tags is the game's.
+            always starts with the speaker's name (or "Account <name> pages:"), line
+            breaks (||/) in speech become spaces, and a tag such as [Roll], [Contest]
+            or [Verify] typed inside speech is shown with the speaker's name in front,
+            e.g. (Alice)[Roll]. A line that starts with one of those tags is the game's.
 
             For more certainty, +nospoof on puts the author in front of every line of
             another player's speech: [Alice(#12)] Alice says, "...". See help +nospoof.
+        """,
+    },
+    # The Dice help (seed 004's guide ends "See also: help hunger, help rouse, help willpower,
+    # help disciplines"). Each entry must fit one page: Evennia's help pages anything longer
+    # than CLIENT_DEFAULT_HEIGHT - 4 lines (41 of 45) counting its frame, and a telnet client
+    # that reports its size (NAWS) gets its own height - 4. tests/test_help_entries.py holds
+    # every "Dice" entry to that. No `|` in the texts but colour codes: a lone `|` is markup.
+    {
+        "key": "dice",
+        "aliases": ["rolling", "dice help", "how to roll"],
+        "category": "Dice",
+        "text": """
+            Rolling here (V5): a pool of d10s against a difficulty.
+
+            |wPool|n: Attribute + Skill, +1 die for a Specialty you have, plus or
+              minus modifiers; never under 1 die. |w+roll dex+stealth vs 2|n
+            |wDifficulty|n: successes needed (2 routine, 3 standard, 4 hard, 5+ for
+              experts). Each 6-10 is a success; each pair of 10s adds 2 more.
+              Win by 0: bare, 1-2: solid, 3+: exceptional success.
+            |wHunger dice|n: your Hunger (0-5) says how many dice of the pool are
+              Hunger dice, shown apart in red. They count like the others.
+            |wMessy critical|n: a win with a pair of 10s where a 10 is a Hunger die:
+              you win, but the Beast chooses how. Make it bloody.
+            |wBestial failure|n: a roll that fails with a 1 on a Hunger die: the
+              Beast acts (a Compulsion). 0 successes is a total failure.
+
+            |wCommands|n (each has its own help, e.g. help +roll):
+              +roll <pool> [vs <n>] [# comment]   roll in the room
+              +check <number> [vs <n>]            a plain number of dice
+              +odds <pool> [vs <n>]               exact chances, nothing rolled
+              +contest <pool> vs <character>      a contest; ties go to the defender
+              +teamwork <pool> vs <n>             helpers join with +teamwork/join
+              +willpower [failures, best, ...]    reroll up to 3 regular dice
+              +rouse                              a Rouse check (Hunger may rise)
+              +hunger, +sheet, +rolls             your Hunger, sheet and rolls
+              +roll/verify <code>                 check a roll line is real
+
+            Describe first, then roll; narrate the result, do not let the dice
+            tell it. See also: help hunger, help rouse, help willpower,
+            help disciplines, help verifying rolls.
+        """,
+    },
+    {
+        "key": "hunger",
+        "aliases": ["hunger dice", "the beast"],
+        "category": "Dice",
+        "text": """
+            Hunger (0-5) is the Beast's hold on a vampire. Your Hunger says how
+            many dice of every pool are Hunger dice (all of them when the pool is
+            smaller); they are shown apart, in red.
+
+            Hunger dice count successes like any other die, but:
+              - a win with a pair of 10s, one of them on a Hunger die, is a
+                |wmessy critical|n: you win, and the Beast decides how;
+              - a failed roll with a 1 on a Hunger die is a |wbestial failure|n:
+                you fail and the Beast acts (your clan's Compulsion).
+            Willpower never rerolls Hunger dice. Rolls of a rating alone
+            (+roll willpower, +roll humanity, remorse, frenzy) have no Hunger dice.
+
+            Hunger rises by 1 on each failed Rouse check (help rouse). At Hunger
+            5 the Blood cannot be roused: a hunger frenzy test (+frenzy vs 4) is
+            due instead. It falls by feeding, which staff run: slaking stops at
+            Hunger 1 unless the vessel was drained and killed.
+
+              +hunger                  your Hunger
+              +odds <pool> vs <n>      your chances with your Hunger dice
+            Staff: +hunger <character>=<n>, +hunger/slake <character>=<n>,
+            +hunger/room. Every change is kept in the roll log.
+        """,
+    },
+    {
+        "key": "rouse",
+        "aliases": ["rouse check", "rouse checks", "blood surge"],
+        "category": "Dice",
+        "text": """
+            A Rouse check wakes the Blood: for a Discipline power, a Blood Surge,
+            or rising at night. One die, no pool: 6 or more and Hunger stays;
+            1-5 and Hunger rises by 1.
+
+              +rouse                   one Rouse check
+              +rouse 2                 two checks (some powers need two)
+              +rouse for 2             for a level-2 power: Blood Potency's reroll
+              +roll/surge <pool> vs <n>  Blood Surge: a Rouse check, then extra dice
+
+            Blood Potency lets you reroll a failed check once for a power of up to
+            its level: BP 1-2 level 1, 3-4 level 2, 5-6 level 3, 7-8 level 4,
+            9-10 level 5 (BP 0: no reroll). A Blood Surge gets no reroll; it adds
+            dice by Blood Potency: BP 0 +1, 1-2 +2, 3-4 +3, 5-6 +4, 7-8 +5, 9-10 +6.
+
+            At Hunger 5 no die is rolled: the Blood cannot be roused, and a hunger
+            frenzy test (+frenzy vs 4) is due. Staff: +rouse <character>[=<count>].
+            See also: help hunger, help disciplines.
+        """,
+    },
+    {
+        "key": "willpower",
+        "aliases": ["willpower reroll", "reroll"],
+        "category": "Dice",
+        "text": """
+            After a roll you may spend 1 Willpower (one Superficial Willpower
+            damage) to reroll up to 3 regular dice of it, once. Hunger dice are
+            never rerolled, nor rolls of a rating alone (+roll willpower, +roll
+            humanity). The new dice make a whole new result.
+
+              +willpower failures      reroll up to 3 dice under 6
+              +willpower crits         reroll non-10s to chase a pair of 10s
+              +willpower messy         reroll regular 10s that would make a win messy
+              +willpower best          the choice with the best exact chance to win
+              +willpower 2 4 5         reroll exactly these faces
+              +odds/reroll             the exact chance of each choice first
+
+            The seed's form +roll <pool> vs <n>/willpower rolls, then rerolls the
+            failures only if the roll did not win; on a win nothing is spent.
+            A choice that cannot raise your chance to win (or lower that of a
+            messy critical) is refused, and nothing is spent.
+
+            Willpower is also rolled on its own (+roll willpower), and with
+            Humanity for frenzy (+frenzy). See +sheet for your Willpower.
+        """,
+    },
+    {
+        "key": "disciplines",
+        "aliases": ["discipline", "powers"],
+        "category": "Dice",
+        "text": """
+            Disciplines are the Blood's powers: Animalism, Auspex, Blood Sorcery,
+            Celerity, Dominate, Fortitude, Obfuscate, Oblivion, Potence, Presence,
+            Protean and Thin-blood Alchemy. Their dots are on your sheet (+sheet)
+            and they add to pools like any trait, by name or unique prefix:
+
+              +roll cha+dominate vs 3       Charisma + Dominate
+              +roll wits+auspex vs 2        Wits + Auspex
+
+            Using a power usually costs a Rouse check first (help rouse):
+              +rouse                        one check
+              +rouse for 3                  for a level-3 power (Blood Potency
+                                            may let you reroll a failed check)
+              +rouse 2                      for powers that need two checks
+            A failed check raises Hunger by 1, so each power makes the next roll
+            hungrier. At Hunger 5 the Blood cannot be roused.
+
+            Which power does what, its cost and its pool are in the V5 core book;
+            the Storyteller rules on anything unclear. Set dots with
+            +stat <discipline>=<dots> until your sheet is approved.
         """,
     },
 ]

@@ -351,6 +351,8 @@ class GameServer:
     # Put before the launcher's command (e.g. ("taskset", "-c", "0")): the Portal and the
     # Server inherit it.
     launcher_prefix: tuple = ()
+    # More environment for the game (e.g. {"DICE_SYSTEM": "whalefall"}), set last.
+    extra_env: dict = field(default_factory=dict)
 
     @property
     def telnet_port(self) -> int:
@@ -396,6 +398,7 @@ class GameServer:
             PATH=os.path.dirname(self.python) + os.pathsep + env.get("PATH", ""),
             PYTHONUNBUFFERED="1",
         )
+        env.update({key: str(value) for key, value in self.extra_env.items()})
         return env
 
     def evennia(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -131,7 +131,8 @@ def test_webclient_roll_then_find_it_on_the_roll_log(game_server, new_player, pa
     face = int(hunger_face.inner_text())
     if face in (1, 10):
         assert "bgcolor-196" in classes
-        assert hunger_face.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(255, 0, 0)"
+        # white on #d70000 (webclient/css/dice.css: 5.4:1; Evennia's #ff0000 is 4.0:1)
+        assert hunger_face.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(215, 0, 0)"
     else:
         assert classes == "color-009"
     shoot(page, "webclient")
@@ -150,9 +151,21 @@ def test_webclient_roll_then_find_it_on_the_roll_log(game_server, new_player, pa
     assert site.locator("tr.rolllog-entry").count() == 1
     assert name in row.inner_text()
     assert "+roll 4 vs 1 # from the browser" in row.inner_text()
-    assert row.locator(".die.die-hunger").count() == 1
+    # Hunger dice are marked apart (the marks of the stored view give the CSS classes).
+    assert row.locator(".die.mark-hunger").count() == 1
     assert row.locator(".die").count() == 4
+    # The dice are separate words ("10 10", not "1010").
+    dice_text = row.locator(".rolllog-dice").inner_text()
+    assert re.search(r"Dice: \d+ \d+ \d+\s+Hunger: \d+", dice_text), dice_text
     shoot(site, "roll-log")
+
+    # Usable on a 390-pixel phone screen (issue 13): nothing runs off the side.
+    site.set_viewport_size({"width": 390, "height": 844})
+    site.reload()
+    site.locator(f'tr.rolllog-entry[data-code="{code}"]').wait_for()
+    width = site.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    shoot(site, "roll-log-phone")
 
     # Nothing was fetched from anywhere but the game.
     foreign = [url for url in page.requested

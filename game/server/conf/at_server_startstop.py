@@ -21,8 +21,13 @@ at_server_cold_stop()
 def at_server_init():
     """
     This is called first as the server is starting up, regardless of how.
+
+    The dice system (`DICE_SYSTEM`, and its settings such as `V5_BESTIAL_FAILURE`) is built
+    here once: an unknown key or a bad setting stops the start with a clear message in the log.
     """
-    pass
+    from commands.dice_base import check_configured_system
+
+    check_configured_system()
 
 
 def at_server_start():

@@ -45,10 +45,11 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from . import pending as store
-from .dice_base import (DiceCommand, announce, bestial_rule, find_character, is_staff, split_comment,
-                        split_hunger)
-from .dice_display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
+from .. import pending as store
+from ..dice_base import DiceCommand, announce, find_character, is_staff, split_comment
+from .rolls import bestial_rule, split_hunger
+from .character import hunger
+from .display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
 from .willpower import LastRoll, NotRerollable, audience, format_reroll_successes, remember_roll
 
 PREFIX = "|w[Contest]|n"
@@ -347,7 +348,7 @@ def live(challenge):
 
 def tell_room(caller, text):
     """A message that is not a roll, to the caller's room (or the caller alone, nowhere)."""
-    from . import dice_base  # the one way out for player text (see dice_base.send)
+    from .. import dice_base  # the one way out for player text (see dice_base.send)
 
     dice_base.tell_room(caller, text)
 
@@ -454,7 +455,7 @@ class CmdContest(DiceCommand):
             my_name = f"{STAFF_NPC_NAME} ({set_by(caller)})"
         else:
             mine = build_pool(left_text, caller.trait_table())
-            left_hunger = caller.hunger
+            left_hunger = hunger(caller)
             my_name = caller.key
         v5.split_pool(mine.dice, left_hunger)
         v5.split_pool(opposition.dice, right_hunger)
@@ -536,7 +537,7 @@ class CmdContest(DiceCommand):
         clear(challenge)
         attacker = (challenger.key, challenge.pool)
         defender = (caller.key, pool)
-        contest = v5_contest.roll_contest(challenge.pool.dice, challenger.hunger, pool.dice, caller.hunger,
+        contest = v5_contest.roll_contest(challenge.pool.dice, hunger(challenger), pool.dice, hunger(caller),
                                           rng=get_rng(), bestial_rule=bestial_rule())
         shown_comment = " / ".join(part for part in (challenge.comment, comment) if part)
         text = format_contest(contest, attacker, defender, shown_comment)

@@ -12,8 +12,9 @@ from rules import v5, v5_rouse
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import DiceCommand, announce, find_character, is_staff, record_action, send, whole_number
-from .dice_display import escape
+from ..dice_base import DiceCommand, announce, find_character, is_staff, record_action, send, whole_number
+from .character import has_sheet, hunger
+from .display import escape, fit
 from .willpower import NotRerollable, remember_roll
 
 PREFIX = "|w[Rouse]|n"
@@ -76,14 +77,15 @@ def format_rouse(actor, subject, result):
     lines = [header]
     for number, check in enumerate(result.checks, 1):
         label = "Rouse die" if count == 1 else f"Check {number}"
+        if check.cannot_rouse:
+            # At Hunger 5 no die is rolled (rules.v5_rouse): the line says so, not "None".
+            lines.append(f"  {label}: no die  =>  |[r|wcannot rouse|n: {v5_rouse.CANNOT_ROUSE}")
+            continue
         dice = str(check.face)
         if check.reroll is not None:
             dice += f", Blood Potency reroll: {check.reroll}"
         if check.passed:
             outcome = f"|gpassed|n: Hunger stays {check.hunger_after}"
-        elif check.beast_demands_blood:
-            outcome = (f"|[r|wfailed at Hunger {v5.MAX_HUNGER}|n: {v5_rouse.BEAST_DEMANDS_BLOOD} "
-                       f"(difficulty {v5_rouse.HUNGER_FRENZY_DIFFICULTY})")
         else:
             outcome = f"|yfailed|n: Hunger rises to {check.hunger_after}"
         lines.append(f"  {label}: {dice}  =>  {outcome}")
@@ -93,9 +95,13 @@ def format_rouse(actor, subject, result):
 
 
 def rouse_summary(result):
-    text = f"{result.passed} passed, {result.failed} failed: Hunger {result.hunger_before} -> {result.hunger_after}"
+    text = f"{result.passed} passed, {result.failed} failed"
+    if result.cannot_rouse:
+        text += f", {result.cannot_rouse} not rolled (Hunger {v5.MAX_HUNGER})"
+    text += f": Hunger {result.hunger_before} -> {result.hunger_after}"
     if result.beast_demands_blood:
-        text += f"; {v5_rouse.BEAST_DEMANDS_BLOOD}"
+        text += (f"; a hunger frenzy test (Difficulty {v5_rouse.HUNGER_FRENZY_DIFFICULTY}) is due "
+                 f"({v5_rouse.FRENZY_COMMAND})")
     return text
 
 
@@ -108,10 +114,10 @@ class CmdRouse(DiceCommand):
       +rouse <character>[=<count>] [for <level>]     (staff)
 
     One die per check, no Hunger dice: 6 or more passes; 1-5 fails and your
-    Hunger rises by 1 (to at most 5). Some powers need two checks (+rouse 2).
-    At Hunger 5 a failed check cannot raise Hunger: the Beast demands blood
-    (a hunger frenzy test, difficulty 4), and whether the power still works
-    is the Storyteller's call.
+    Hunger rises by 1. Some powers need two checks (+rouse 2), each made at
+    the Hunger the one before left. At Hunger 5 the Blood cannot be roused:
+    no die is rolled, Hunger stays 5, and a hunger frenzy test (Difficulty
+    4, +frenzy vs 4) is due, which staff may run.
 
     Name the power's level with 'for <level>': when it is within your Blood
     Potency's reach (Blood Potency 1-2: level 1, 3-4: level 2, 5-6: level
@@ -147,10 +153,11 @@ class CmdRouse(DiceCommand):
         if not hasattr(target, "set_trait"):
             raise DiceError(f"{escape(target.key)} has no character sheet." if target != caller
                             else "Only characters with a sheet make Rouse checks.")
-        result = v5_rouse.roll(target.hunger, count, target.trait("blood potency"), level, rng=get_rng())
+        result = v5_rouse.roll(hunger(target), count, target.trait("blood potency"), level, rng=get_rng())
         if result.hunger_after != result.hunger_before:
             target.set_trait("hunger", result.hunger_after)  # saved before anyone is told
-        text = format_rouse(caller, target, result)
+        shown = format_rouse(caller, target, result)
+        text = lambda width: fit(shown, width)  # noqa: E731 - each receiver at its own width
         record = {
             "kind": "rouse",
             "command": self.raw_string.strip(),
@@ -167,7 +174,7 @@ class CmdRouse(DiceCommand):
             record["subject"] = target
         receivers = announce(caller, text, record=record)
         if target != caller and (receivers is None or target not in receivers):
-            send([target], getattr(receivers, "text", None) or text, from_obj=caller)
+            send([target], getattr(receivers, "text", None) or text(80), from_obj=caller)
         if target == caller:
             remember_roll(caller, NotRerollable(
                 "A Rouse check is not rerolled with Willpower (Blood Potency rerolls it, for powers "
@@ -183,10 +190,13 @@ class CmdHunger(DiceCommand):
       +hunger <character>                 (staff)
       +hunger <character>=<value>         (staff)
       +hunger/slake <character>=<amount>  (staff)
+      +hunger/slake/kill <character>=<amount>  (staff)
       +hunger/room                        (staff)
 
     Switches:
-      slake - lower a character's Hunger by an amount (feeding); it stops at 0
+      slake - lower a character's Hunger by an amount (feeding); it stops at 1
+      kill  - with /slake: the vessel was drained and killed, so Hunger may
+              reach 0
       room  - list the Hunger of every character here
 
     Hunger is 0 to 5: that many dice of each pool are Hunger dice. Players
@@ -205,14 +215,17 @@ class CmdHunger(DiceCommand):
     key = "+hunger"
     aliases = ["hunger"]
     locks = "cmd:all()"
-    switch_options = ("slake", "room")
-    usage = "+hunger [<character>] or (staff) +hunger <character>=<value>, +hunger/slake <character>=<amount>, +hunger/room"
+    switch_options = ("slake", "room", "kill")
+    usage = ("+hunger [<character>] or (staff) +hunger <character>=<value>, "
+             "+hunger/slake[/kill] <character>=<amount>, +hunger/room")
 
     def run(self):
         caller = self.caller
         staff = is_staff(caller)
         switches = set(self.switches)
-        if len(switches) > 1:
+        if "kill" in switches and "slake" not in switches:
+            raise DiceError("/kill goes with /slake: +hunger/slake/kill <character>=<amount>.")
+        if len(switches - {"kill"}) > 1:
             raise DiceError("Use one switch at a time: /slake or /room.")
         if "room" in switches:
             if not staff:
@@ -236,10 +249,10 @@ class CmdHunger(DiceCommand):
             target = find_character(caller, self.args)
             if target != caller and not staff:
                 raise DiceError("Only staff see another character's Hunger.")
-        if not hasattr(target, "hunger"):
+        if not has_sheet(target):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
         whose = "Your" if target == caller else f"{escape(target.key)}'s"
-        self.msg(f"{whose} Hunger is {target.hunger}.")
+        self.msg(f"{whose} Hunger is {hunger(target)}.")
 
     def _target_and_number(self, what):
         if not self.lhs.strip():
@@ -252,7 +265,7 @@ class CmdHunger(DiceCommand):
 
     def _record(self, target, kind, description):
         record_action(self.caller, target, kind, description, command=self.raw_string.strip(),
-                      details={"hunger": target.hunger})
+                      details={"hunger": hunger(target)})
 
     def _tell(self, target, mine, theirs):
         self.msg(mine)
@@ -278,13 +291,23 @@ class CmdHunger(DiceCommand):
         # Bounded like every typed number: more than the highest Hunger slakes nothing more.
         if amount > v5.MAX_HUNGER:
             raise DiceError(f"Slake Hunger by 1 to {v5.MAX_HUNGER}.")
-        old = target.hunger
+        old = hunger(target)
         if old == 0:
             raise DiceError(f"{escape(target.key)}'s Hunger is already 0.")
-        new = v5_rouse.slake(old, amount)
+        killed = "kill" in self.switches
+        if amount < 1:
+            raise DiceError("Slake Hunger by 1 or more.")
+        if old <= v5_rouse.SLAKE_FLOOR and not killed:
+            raise DiceError(f"{escape(target.key)}'s Hunger is already {v5_rouse.SLAKE_FLOOR}: only draining "
+                            "and killing the vessel slakes the last point (+hunger/slake/kill).")
+        new = v5_rouse.slake(old, amount, killed=killed)
         target.set_trait("hunger", new)
-        note = "; it cannot go below 0" if old - amount < 0 else ""
-        self._record(target, "slake", f"Hunger slaked by {amount}: {old} -> {new}")
+        floor = 0 if killed else v5_rouse.SLAKE_FLOOR
+        note = ""
+        if old - amount < floor:
+            note = "; it cannot go below 0" if killed else "; it stops at 1 unless the vessel is killed"
+        killing = " (the vessel killed)" if killed else ""
+        self._record(target, "slake", f"Hunger slaked by {amount}{killing}: {old} -> {new}")
         whose = "Your" if target == caller else f"{escape(target.key)}'s"
         self._tell(target, f"{whose} Hunger is slaked by {amount}: now {new} (was {old}{note}).",
                    f"{escape(caller.key)} slakes your Hunger by {amount}: now {new} (was {old}{note}).")
@@ -292,12 +315,12 @@ class CmdHunger(DiceCommand):
     def list_room(self):
         caller = self.caller
         location = caller.location
-        characters = sorted((obj for obj in (location.contents if location else []) if hasattr(obj, "hunger")),
+        characters = sorted((obj for obj in (location.contents if location else []) if has_sheet(obj)),
                             key=lambda obj: obj.key.lower())
         if not characters:
             self.msg("No one here has a character sheet.")
             return
         width = max(len(obj.key) for obj in characters)
         lines = [f"|wHunger here ({escape(location.key)}):|n"]
-        lines += [f"  {escape(obj.key).ljust(width)}  {obj.hunger}" for obj in characters]
+        lines += [f"  {escape(obj.key).ljust(width)}  {hunger(obj)}" for obj in characters]
         self.msg("\n".join(lines))

@@ -27,10 +27,11 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from . import pending as store
-from .dice_base import DiceCommand, announce, bestial_rule, find_character
-from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome, format_pool
-from .rolls import split_roll_args
+from .. import pending as store
+from ..dice_base import DiceCommand, announce, find_character
+from .character import hunger
+from .display import MAX_COMMENT, escape, format_faces, format_outcome, format_pool
+from .rolls import bestial_rule, split_roll_args
 from .willpower import LastRoll, audience, format_reroll_successes, remember_roll
 
 PREFIX = "|w[Teamwork]|n"
@@ -182,7 +183,7 @@ class TeamLastRoll(LastRoll):
 
 
 def tell_room(caller, text):
-    from . import dice_base  # the one way out for player text (see dice_base.send)
+    from .. import dice_base  # the one way out for player text (see dice_base.send)
 
     dice_base.tell_room(caller, text)
 
@@ -325,8 +326,8 @@ class CmdTeamwork(DiceCommand):
         difficulty = team.difficulty if team.difficulty_given else 1
         clear_team(team)
         result = v5_contest.roll_teamwork(
-            (team.pool.dice, caller.hunger),
-            [(pool.dice, helper.hunger) for helper, pool in present],
+            (team.pool.dice, hunger(caller)),
+            [(pool.dice, hunger(helper)) for helper, pool in present],
             difficulty, rng=get_rng(), bestial_rule=bestial_rule(),
         )
         names = [helper.key for helper, _ in present]

@@ -13,9 +13,10 @@ from rules import v5, v5_humanity
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from .dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
+from ..dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
                         tell_room, whole_number)
-from .dice_display import MAX_COMMENT, escape, format_faces, format_outcome
+from .character import has_sheet, in_frenzy, set_frenzy, willpower_left
+from .display import MAX_COMMENT, escape, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
 REMORSE_PREFIX = "|w[Remorse]|n"
@@ -159,7 +160,7 @@ class CmdFrenzy(DiceCommand):
             difficulty = whole_number(typed, "The difficulty must be a whole number of successes",
                                       v5.check_difficulty)
         target = _target(self, who, "frenzy tests")
-        willpower, humanity = target.willpower_left, target.trait("humanity")
+        willpower, humanity = willpower_left(target), target.trait("humanity")
         result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng())
         given = result.difficulty_given
         dice = result.roll.pool
@@ -176,7 +177,7 @@ class CmdFrenzy(DiceCommand):
         if result.resisted is True:
             lines.append(f"  => |g{escape(target.key)} resists the frenzy.|n")
         elif result.resisted is False:
-            target.in_frenzy = True  # saved before anyone is told
+            set_frenzy(target, True)  # saved before anyone is told
             lines.append(f"  => |r{escape(target.key)} frenzies: the Beast takes over.|n "
                          "(+frenzy/end when it is over)")
         record = {
@@ -202,12 +203,12 @@ class CmdFrenzy(DiceCommand):
             target = find_character(caller, self.args)
         if target != caller and not is_staff(caller):
             raise DiceError("Only staff end someone else's frenzy.")
-        if not hasattr(target, "in_frenzy"):
+        if not has_sheet(target):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
-        if not target.in_frenzy:
+        if not in_frenzy(target):
             raise DiceError(f"{escape(target.key)} is not in frenzy." if target != caller
                             else "You are not in frenzy.")
-        target.in_frenzy = False
+        set_frenzy(target, False)
         text = f"{FRENZY_PREFIX} {escape(target.key)} comes out of frenzy."
         if target != caller:
             text += f" (ended by {escape(caller.key)})"

@@ -1,0 +1,374 @@
+"""
+Benchmark: the roll log at a million rows (issue 14, item 4).
+
+Run from the repository root:
+
+    .venv/bin/python bench/bench_rolllog.py [--rows 1000000]               SQLite (a temp file)
+    scripts/with_postgres.sh .venv/bin/python bench/bench_rolllog.py        PostgreSQL (throwaway)
+
+Not part of the test suite. It migrates a fresh database (SQLite: a temporary file, through
+TEST_DB_PATH; PostgreSQL: the throwaway `evennia` database `scripts/with_postgres.sh` makes),
+fills the roll log with `--rows` entries (default 1,000,000) by batched bulk inserts - a few
+hundred characters, accounts and rooms, public and private rolls, several systems and die
+sizes, over a year, each with its receivers and its RollFace rows - and then times:
+
+- the Rolls web page (Django's test Client; logged in as staff and as a player): the first
+  page, a deep page (by number), filtered by character and by code;
+- `+rolls` (what commands/rolllog.py CmdRolls runs: `api.search`, `api.page`,
+  `display.format_page`): the first page and a deep page, staff and player;
+- `+roll/verify <code>` (commands.rolllog.verify_roll);
+- the fairness counts (`rolllog.fairness.face_counts`): everyone, one character, 30 days.
+
+Each figure is the median of several runs in ms, printed with its ratio against two baselines
+measured in the same run: a `SELECT 1` round trip and fetching one entry by primary key.
+"""
+
+import argparse
+import datetime
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "game")]
+
+BATCH = 10_000
+REPEATS = 7
+CHARACTERS = 300
+ACCOUNTS = 200
+ROOMS = 60
+TARGET_MS = 200
+
+
+def setup_django(args):
+    postgres = os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql")
+    if not postgres:
+        path = args.sqlite or os.path.join(tempfile.mkdtemp(prefix="bench_rolllog_"), "bench.db3")
+        os.environ["TEST_DB_PATH"] = path
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.conf.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()  # the test Client's response.context
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.TEST_ENVIRONMENT = True
+    return "postgresql" if postgres else f"sqlite ({os.environ['TEST_DB_PATH']})"
+
+
+# ---------------------------------------------------------------- filling
+
+
+def code_of(number):
+    """A unique verification code for row `number` (a bijection of 31**8: no clashes to retry)."""
+    from rolllog.codes import ALPHABET, LENGTH
+
+    value = (number * 614_889_782_588_491 + 1_234_567) % len(ALPHABET) ** LENGTH
+    chars = []
+    for _ in range(LENGTH):
+        value, digit = divmod(value, len(ALPHABET))
+        chars.append(ALPHABET[digit])
+    return "".join(chars)
+
+
+def v5_marks(face, hunger):
+    marks = ["ten", "success"] if face == 10 else ["success"] if face >= 6 else ["fail"]
+    if hunger:
+        marks.append("hunger")
+        if face == 1:
+            marks.append("one")
+    return sorted(marks)
+
+
+def make_view(rng, system):
+    """A realistic RollView dict: V5 (Dice + Hunger d10), V20 (d10), Whalefall (d6), dicecheck (d20)."""
+    if system == "v5":
+        size, hunger = rng.randint(1, 12), rng.randint(0, 4)
+        hunger = min(hunger, size)
+        regular = [rng.randint(1, 10) for _ in range(size - hunger)]
+        hungry = [rng.randint(1, 10) for _ in range(hunger)]
+        groups = [{"label": "Dice", "sides": 10, "dice": [[f, v5_marks(f, False)] for f in regular]}]
+        if hungry:
+            groups.append({"label": "Hunger", "sides": 10, "dice": [[f, v5_marks(f, True)] for f in hungry]})
+        score = sum(f >= 6 for f in regular + hungry)
+        target = f"vs {rng.randint(1, 5)}"
+        pool = f"Dexterity 3 + Stealth {size - 3 if size > 3 else 0} = {size} ({size} dice), Hunger {hunger}"
+    elif system == "v20":
+        size = rng.randint(1, 10)
+        faces = [rng.randint(1, 10) for _ in range(size)]
+        groups = [{"label": "Dice", "sides": 10, "dice": [[f, ["success"] if f >= 6 else []] for f in faces]}]
+        score, target, pool = sum(f >= 6 for f in faces), "difficulty 6", f"Wits 2 + Alertness {size - 2} = {size}"
+    elif system == "whalefall":
+        size = rng.randint(1, 8)
+        faces = [rng.randint(1, 6) for _ in range(size)]
+        groups = [{"label": "Dice", "sides": 6, "dice": [[f, ["success"] if f >= 5 else []] for f in faces]}]
+        score, target, pool = sum(f >= 5 for f in faces), "", f"{size} dice"
+    else:
+        face = rng.randint(1, 20)
+        groups = [{"label": "Die", "sides": 20, "dice": [[face, []]]}]
+        score, target, pool = face, "DC 12", "d20 + 3"
+    key, tone = rng.choice([("success", "good"), ("failure", "bad"), ("critical", "triumph"), ("messy_critical", "mixed")])
+    view = {"system": system, "pool": pool, "target": target, "groups": groups, "score": score,
+            "noun": ["success", "successes"], "outcome": {"key": key, "label": key.replace("_", " "), "tone": tone},
+            "notes": []}
+    return view, key
+
+
+def fast_insert(model, objects):
+    """
+    INSERT the objects with one executemany: Django's bulk_create spends most of its time
+    compiling SQL for JSON columns, which would make the fill take half an hour.
+    """
+    import json
+
+    from django.db import connection, models
+
+    if not objects:
+        return
+    ops, pg = connection.ops, connection.vendor == "postgresql"
+    fields = [f for f in model._meta.concrete_fields if not (f.primary_key and getattr(objects[0], f.attname) is None)]
+    convert = []
+    for field in fields:
+        if isinstance(field, models.JSONField):
+            convert.append(json.dumps)
+        elif isinstance(field, models.DateTimeField):
+            convert.append(ops.adapt_datetimefield_value)
+        else:
+            convert.append(None)
+    holders = ", ".join("%s::jsonb" if pg and isinstance(f, models.JSONField) else "%s" for f in fields)
+    sql = (f"INSERT INTO {model._meta.db_table} ({', '.join(connection.ops.quote_name(f.column) for f in fields)}) "
+           f"VALUES ({holders})")
+    params = [tuple(value if c is None else c(value)
+                    for c, value in zip(convert, (getattr(obj, f.attname) for f in fields)))
+              for obj in objects]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
+def fill(rows, seed=14):
+    from django.db import connection, transaction
+    from django.utils import timezone
+    from evennia.accounts.models import AccountDB
+    from evennia.objects.models import ObjectDB
+
+    from rolllog.fairness import face_rows
+    from rolllog.models import RollEntry, RollFace
+
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:  # a throwaway file: no waiting for the disk
+            cursor.execute("PRAGMA synchronous=OFF")
+    staff = AccountDB.objects.create_superuser("benchstaff", "staff@example.org", "bench-password")
+    from django.contrib.auth.hashers import make_password
+
+    password = make_password("bench-password")  # hashing is slow by design: once for all
+    accounts = [AccountDB(username=f"player{i:03d}", password=password) for i in range(ACCOUNTS)]
+    AccountDB.objects.bulk_create(accounts)
+    accounts = list(AccountDB.objects.filter(username__startswith="player").order_by("id"))
+    rooms = ObjectDB.objects.bulk_create(
+        [ObjectDB(db_key=f"Room {i}", db_typeclass_path="typeclasses.rooms.Room") for i in range(ROOMS)])
+    characters = ObjectDB.objects.bulk_create(
+        [ObjectDB(db_key=f"Character{i:03d}", db_typeclass_path="typeclasses.characters.Character",
+                  db_account=accounts[i % ACCOUNTS]) for i in range(CHARACTERS)])
+    rooms = list(ObjectDB.objects.filter(db_key__startswith="Room ").order_by("id"))
+    characters = list(ObjectDB.objects.filter(db_key__startswith="Character").order_by("id"))
+    # Each character keeps to a few haunts, as players do.
+    haunts = {c.id: rng.sample(rooms, 4) for c in characters}
+
+    now = timezone.now()
+    year = 365 * 24 * 3600
+    systems = ["v5"] * 6 + ["v20"] * 2 + ["whalefall", "dicecheck"]
+    through = RollEntry.receivers.through
+    done = 0
+    while done < rows:
+        count = min(BATCH, rows - done)
+        # Oldest first, as a live game fills its log (ids rise with time).
+        offsets = sorted((rng.random() * year for _ in range(count)), reverse=True)
+        entries, people = [], []
+        for n in range(count):
+            number = done + n
+            roller = rng.choice(characters)
+            room = rng.choice(haunts[roller.id])
+            system = rng.choice(systems)
+            view, outcome = make_view(rng, system)
+            private = rng.random() < 0.25
+            others = rng.sample(characters, rng.randint(0, 3))
+            seen = [roller] + [c for c in others if c.id != roller.id]
+            code = code_of(number)
+            command = f"+roll {view['pool'].split(' (')[0]} {view['target']} # Row {number} sneaking past the guards"
+            text = (f"|w[Roll]|n {roller.db_key} rolls {view['pool']} {view['target']}\n  Dice: "
+                    + " ".join(str(f) for g in view["groups"] for f, _m in g["dice"])
+                    + f"  =>  {view['score']} successes: {outcome}  [code {code}]")
+            entries.append(RollEntry(
+                id=number + 1, code=code, created=now - datetime.timedelta(seconds=offsets[n]), kind="roll",
+                character_id=roller.id, character_name=roller.db_key, account_id=roller.db_account_id,
+                account_name=accounts[(roller.id - characters[0].id) % ACCOUNTS].username,
+                room_id=room.id, room_name=room.db_key, system=system, command=command,
+                comment="sneaking past the guards", pool_text=view["pool"], dice=sum(len(g["dice"]) for g in view["groups"]),
+                target=view["target"], score=view["score"], outcome=outcome, summary=f"{view['score']} successes: {outcome}",
+                view=view, private=private, receiver_names=[c.db_key for c in seen], text=text))
+            people.append(seen)
+        with transaction.atomic():
+            fast_insert(RollEntry, entries)
+            fast_insert(through, [through(rollentry_id=e.id, objectdb_id=c.id)
+                                  for e, seen in zip(entries, people) for c in seen])
+            fast_insert(RollFace, [face for e in entries for face in face_rows(e)])
+        done += count
+        if done % 100_000 == 0 or done == rows:
+            print(f"  filled {done:>9,} rows  {time.perf_counter() - started:6.1f} s", flush=True)
+    if connection.vendor == "postgresql":  # the ids were given: move the sequence past them
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT setval(pg_get_serial_sequence('rolllog_rollentry', 'id'), %s)", [rows + 1])
+    # Fresh statistics for the planners, as a live database has (PostgreSQL: and the visibility
+    # map, for index-only scans).
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+    return staff, accounts[0], characters, time.perf_counter() - started
+
+
+# ---------------------------------------------------------------- timing
+
+
+def timed(function, repeats=REPEATS):
+    function()  # warm: the first call pays for imports, templates, plans
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        runs.append((time.perf_counter() - start) * 1000)
+    return statistics.median(runs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000, help="roll log entries to fill (default 1,000,000)")
+    parser.add_argument("--sqlite", help="SQLite file to use (default: a new temporary file)")
+    args = parser.parse_args()
+    backend = setup_django(args)
+
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from evennia.objects.models import ObjectDB
+
+    from commands import rolllog as cmd_rolllog
+    from rolllog import api, display, fairness
+    from rolllog.models import RollEntry
+
+    call_command("migrate", verbosity=0)
+    from evennia.accounts.models import AccountDB
+
+    if args.sqlite and RollEntry.objects.exists():
+        # --sqlite FILE of an earlier run: time it again without filling.
+        args.rows = RollEntry.objects.count()
+        print(f"Roll log bench on {backend}: {args.rows:,} rows (filled by an earlier run)")
+        staff = AccountDB.objects.get(username="benchstaff")
+        player = AccountDB.objects.filter(username__startswith="player").order_by("id").first()
+        characters = list(ObjectDB.objects.filter(db_key__startswith="Character").order_by("id"))
+    else:
+        print(f"Roll log bench on {backend}: {args.rows:,} rows")
+        staff, player, characters, seconds = fill(args.rows)
+        print(f"  fill: {seconds:.1f} s ({args.rows / seconds:,.0f} rows/s)")
+
+    player_char = ObjectDB.objects.get(id=characters[0].id)  # player000's first character (typeclassed)
+    staff_char = ObjectDB.objects.get(id=characters[1].id)
+    ids = list(RollEntry.objects.order_by("?").values_list("id", flat=True)[:1]) if args.rows < 50_000 else \
+        [RollEntry.objects.order_by("id").values_list("id", flat=True)[args.rows // 2]]
+    some = RollEntry.objects.get(id=ids[0])
+    mine = RollEntry.objects.filter(character=player_char).order_by("created").first()
+
+    def select_one():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+
+    rng = random.Random(1)
+    all_ids = RollEntry.objects.order_by("-id").values_list("id", flat=True)[:1]
+    top = all_ids[0]
+
+    def by_pk():
+        RollEntry.objects.get(pk=rng.randint(1, top))
+
+    baselines = {"SELECT 1": timed(select_one, 51), "one row by pk": timed(by_pk, 51)}
+
+    staff_client, player_client = Client(), Client()
+    staff_client.force_login(staff)
+    player_client.force_login(player)
+
+    def page_count(client):
+        response = client.get("/rolls/")
+        assert response.status_code == 200, response.status_code
+        return response.context["entries_page"].paginator.num_pages
+
+    def web(client, query):
+        def run():
+            response = client.get("/rolls/" + query)
+            assert response.status_code == 200, response.status_code
+        return run
+
+    staff_pages, player_pages = page_count(staff_client), page_count(player_client)
+    deep_staff, deep_player = max(1, staff_pages * 9 // 10), max(1, player_pages * 9 // 10)
+    name = player_char.key
+
+    def rolls(caller, number, staff):
+        def run():
+            query = api.search() if staff else api.search(character=caller)
+            entries, total, pages = api.page(query, number, size=cmd_rolllog.PAGE_SIZE)
+            display.format_page(entries, total, min(number, pages), pages, "Roll log", "+rolls", width=80)
+        return run
+
+    staff_rolls_pages = api.page(api.search(), 1, cmd_rolllog.PAGE_SIZE)[2]
+    player_rolls_pages = api.page(api.search(character=player_char), 1, cmd_rolllog.PAGE_SIZE)[2]
+    player_char.msg = lambda *a, **k: None  # no session: the text is made and dropped
+    staff_char.msg = lambda *a, **k: None
+    since = some.created - datetime.timedelta(days=30)
+
+    cases = [
+        ("web staff: first page", web(staff_client, "")),
+        (f"web staff: page {deep_staff} of {staff_pages}", web(staff_client, f"?page={deep_staff}")),
+        (f"web staff: character {name}", web(staff_client, f"?character={name}")),
+        ("web staff: by code", web(staff_client, f"?code={some.code}")),
+        ("web player: first page", web(player_client, "")),
+        (f"web player: page {deep_player} of {player_pages}", web(player_client, f"?page={deep_player}")),
+        (f"web player: character {name}", web(player_client, f"?character={name}")),
+        ("web player: by code", web(player_client, f"?code={mine.code if mine else some.code}")),
+        ("+rolls staff: first page", rolls(staff_char, 1, True)),
+        (f"+rolls staff: page {staff_rolls_pages * 9 // 10} of {staff_rolls_pages}",
+         rolls(staff_char, max(1, staff_rolls_pages * 9 // 10), True)),
+        ("+rolls player: first page", rolls(player_char, 1, False)),
+        (f"+rolls player: page {player_rolls_pages} of {player_rolls_pages}",
+         rolls(player_char, player_rolls_pages, False)),
+        ("+roll/verify (player, own roll)", lambda: cmd_rolllog.verify_roll(player_char, mine.code)),
+        ("+roll/verify (player, someone's)", lambda: cmd_rolllog.verify_roll(player_char, some.code)),
+        ("fairness: everyone, all time", lambda: fairness.face_counts()),
+        ("fairness: one character, all time", lambda: fairness.face_counts(character=player_char)),
+        ("fairness: everyone, 30 days", lambda: fairness.face_counts(since=since, until=some.created)),
+        ("fairness: one character, 30 days",
+         lambda: fairness.face_counts(character=player_char, since=since, until=some.created)),
+    ]
+    print()
+    for label, ms in baselines.items():
+        print(f"  baseline {label:<29} {ms:9.3f} ms")
+    print()
+    print(f"  {'query':<42} {'ms':>9} {'x SELECT 1':>11} {'x by pk':>9}")
+    slow = []
+    for label, run in cases:
+        ms = timed(run, 3 if label.startswith("fairness: everyone, all") else REPEATS)
+        flag = "" if ms < TARGET_MS or label.startswith("fairness") else "  OVER TARGET"
+        if flag:
+            slow.append(label)
+        print(f"  {label:<42} {ms:9.1f} {ms / baselines['SELECT 1']:11.0f} {ms / baselines['one row by pk']:9.1f}{flag}",
+              flush=True)
+    print()
+    print(f"  pages and commands under {TARGET_MS} ms: {'all' if not slow else 'NOT ' + ', '.join(slow)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The Dice Check wing (`DICE_SYSTEM = "dicecheck"`): see `wing.py`."""

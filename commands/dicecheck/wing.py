@@ -1,0 +1,108 @@
+"""
+The Dice Check wing: what The Dice Check adds to the shared commands, found by
+`commands.dice_base.dice_wing`.
+
+- A check against a defence (`+roll Swords (Cut):EVA Rudolf`, `:GRI`, `:HAR`) or an opposed
+  check (`+roll Athletics (Grapple):Athletics (Grapple) Rudolf`) needs the target's sheet,
+  which `rules.dicecheck_system` never reads: `prepare_request` finds the target in the room
+  and has the system resolve the request (`SYSTEM.resolve_target`). The same for +odds.
+- A damage check (`+roll/damage 6d(6+):HAR Rudolf`): its Effect is wounds, applied to the
+  target's sheet after the roll is stored, said under the roll and put on the roll log (a
+  "wounds" entry whose parent is the roll).
+
+The Dice Check has no commands of its own (`cmdset` None): every check is a +roll.
+
+Rulings:
+- **Ruling**: the target must be a character in the room (as for a private roll's names), and
+  not the roller: a check against your own defence or an opposed check with yourself is refused.
+- **Ruling**: anyone may roll damage against a character in the room and the wounds are applied
+  at once (the seed's players do); the roll log keeps the roll and the change, and staff may
+  set wounds back with +stat. Wounds stop at the track's end (10); the line says so.
+- **Ruling**: a damage check is rolled against a TN or a defence (Hardness, usually), not
+  opposed: `/damage` with an opposed check is refused before any die is rolled.
+- **Ruling**: a damage check against a plain TN (`+roll/damage 6d(6+):2`) names no one, so its
+  wounds are said and not applied.
+"""
+
+from rules.display import escape
+from rules.errors import DiceError
+
+from ..dice_base import Wing, dice_system, find_character, record_action
+
+
+class DiceCheckWing(Wing):
+    roll_help = """\
+Against someone in the room (their sheet gives the TN):
+  +roll Swords (Cut):EVA <target>       vs their Evasion
+  +roll Command (Intimidate):GRI <target>   vs their Grit
+  +roll Athletics (Grapple):Athletics (Grapple) <target>
+        opposed: they roll their Athletics (Grapple) too; their Hits
+        are your TN, and both sides' dice are shown
+  +roll/damage 6d(6+):HAR <target>      a damage check vs their
+        Hardness: the Effect is applied to them as wounds
+Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
+    odds_help = """\
+  +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
+  +odds Athletics (Grapple):Athletics (Grapple) <target> (opposed: both
+  sides' dice are counted): success, failure, big botch, and each
+  Degree of Success."""
+
+    def __init__(self):
+        super().__init__("dicecheck")
+
+    def prepare_request(self, cmd, request, roller):
+        cmd.dicecheck_target = None
+        cmd.dicecheck_wounds = None
+        need = request.get("needs_target")
+        if not need:
+            return request
+        if need == "opposed" and request.option("damage"):
+            raise DiceError("A damage check is rolled against a TN or a defence, like "
+                            "/damage 6d(6+):HAR <target>, not opposed.")
+        caller = cmd.caller
+        target = find_character(caller, request.get("target_name"), room_only=True)
+        if target == caller:
+            raise DiceError("Name someone else: you cannot check against yourself.")
+        if not hasattr(target, "roller"):
+            raise DiceError(f"{escape(target.key)} has no sheet to roll against.")
+        cmd.dicecheck_target = target
+        return dice_system().resolve_target(request, target.roller(), name=target.key)
+
+    def after_roll(self, cmd, request, result, rng):
+        if not request.option("damage"):
+            return result, None, lambda width: []
+        wounds = result.check.wounds
+        target = getattr(cmd, "dicecheck_target", None)
+        if not wounds:
+            return result, None, lambda width: []
+        if target is None:
+            line = "  |wWounds|n: no target named, so none are applied."
+            return result, None, lambda width: [line]
+        from rules import dicecheck_system
+
+        before = target.sheet_values[dicecheck_system.WOUNDS]
+        after = min(before + wounds, dicecheck_system.MAX_WOUNDS)
+        cmd.dicecheck_wounds = (target, before, after, wounds)
+        full = " (the track is full)" if after == dicecheck_system.MAX_WOUNDS else ""
+        line = (f"  |wWounds|n: {escape(target.key)} takes {wounds}: "
+                f"{before} -> {after} of {dicecheck_system.MAX_WOUNDS}{full}.")
+        return result, None, lambda width: [line]
+
+    def rolled(self, cmd, request, result, record, receivers):
+        applied = getattr(cmd, "dicecheck_wounds", None)
+        if not applied:
+            return
+        from rules import dicecheck_system
+
+        target, before, after, wounds = applied
+        target.set_trait(dicecheck_system.WOUNDS, after)
+        entry = getattr(receivers, "entry", None)
+        told = [obj for obj in receivers if hasattr(obj, "roller")]
+        record_action(cmd.caller, target, "wounds",
+                      f"Wounds {before} -> {after} ({wounds} dealt by {entry.code if entry else 'a damage check'})",
+                      command=cmd.raw_string.strip(), private=bool(getattr(cmd, "private", False)),
+                      receivers=told, parent=entry,
+                      details={"before": before, "after": after, "dealt": wounds})
+
+
+WING = DiceCheckWing()

@@ -1,0 +1,1 @@
+"""The Seyruun wing (`DICE_SYSTEM = "seyruun"`): see `commands.seyruun.wing`."""

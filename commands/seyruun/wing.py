@@ -1,0 +1,117 @@
+"""
+The Seyruun wing: what Seyruun adds to the shared commands, found by
+`commands.dice_base.dice_wing` when `DICE_SYSTEM = "seyruun"`.
+
+- +roll/+check: `/willpower` (the switch or the ending) is refused before rolling when no
+  Willpower is left and spent (`SeyruunSheet.pay`) once the roll is stored; every roll is kept
+  for a Willpower reroll; `+roll/extended`, `/status`, `/stop` (extended rolls) and
+  `+roll/reroll` (ask the Storyteller for a Willpower reroll) are the wing's.
+- its own commands (`SeyruunCmdSet`): +contest, +resist, +teamwork, and staff's +reroll
+  (`+reroll/approve <name>` grants a requested reroll, `/deny` refuses it).
+
+**Rulings**:
+- Extended: `+roll/extended <pool> vs <target total>` starts (and makes the first roll);
+  `+roll/extended` rolls the same pool again, read from the sheet as it is now (wound and all;
+  `/willpower` may be added to any roll). Each roll is judged on its own at Simple (1 success)
+  for its outcome; its successes add to the total (`rules.seyruun.Extended`: a botch adds
+  nothing and is counted). The target total is 1 to 100. A complete extended roll stays shown
+  by /status until a new one starts; /stop drops it. Started /private, all its rolls are private.
+- Reroll: only the caller's own last +roll or +check (not an extended, contest, team or
+  resisted roll), once, when it failed (or botched); asking needs 1 Willpower left but spends
+  nothing; one request at a time, and a new roll withdraws it. Staff grant with
+  `+reroll/approve <name>` (the shared `+approve` is the sheet's approval, so the staff side
+  has its own command); only then is the Willpower spent and every die rerolled
+  (`rules.seyruun.reroll`), shown to the roll's audience (a public roll: the roller's room; a
+  private one: the same names, and staff there) and recorded with the original roll as parent.
+"""
+
+from rules.errors import DiceError
+
+from ..dice_base import Wing
+from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
+
+WING_SWITCHES = ("extended", "status", "stop", "reroll")
+
+
+class SeyruunWing(Wing):
+    switches = WING_SWITCHES
+    roll_help = """\
+Extended rolls (Seyruun):
+  +roll/extended <pool> vs <target total> [# <comment>]
+  +roll/extended      roll your extended roll again
+  +roll/status   or   +roll/stop
+Each roll's successes add up toward the target total (a botch adds
+nothing). The extended roll is kept on your character, over a restart.
+
+A failed roll can be rerolled with Willpower, with the Storyteller's
+approval: +roll/reroll asks for your last roll; staff grant it with
++reroll/approve <name>. Nothing is spent until it is granted.
+
+Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
+
+    def __init__(self, key="seyruun"):
+        super().__init__(key)
+
+    @property
+    def cmdset(self):
+        from .cmdset import SeyruunCmdSet
+
+        return SeyruunCmdSet
+
+    def handle_roll(self, cmd):
+        switches = set(cmd.switches)
+        if "reroll" in switches:
+            from .reroll import request_reroll
+
+            request_reroll(cmd)
+            return True
+        if switches & {"extended", "status", "stop"}:
+            from .extended import extended_roll
+
+            extended_roll(cmd)
+            return True
+        return False
+
+    def before_roll(self, cmd, request, roller):
+        can_pay(roller, cmd.system.costs(request))
+
+    def rolled(self, cmd, request, result, record, receivers):
+        caller = cmd.caller
+        pay(caller, cmd.system.costs(request))
+        entry = getattr(receivers, "entry", None)
+        remember_roll(caller, result, code=entry.code if entry is not None else None,
+                      private=cmd.private, shared=cmd.shared, comment=record.get("comment", ""))
+
+    def pending_lines(self, character):
+        from .extended import pending_lines as extended_lines
+        from .reroll import pending_lines as reroll_lines
+
+        return extended_lines(character) + reroll_lines(character)
+
+
+def remember_roll(character, result, code, private=False, shared=(), comment=""):
+    """Keep the caller's last roll for a Willpower reroll (a new roll withdraws a request)."""
+    clear_state(character, REROLL_REQUEST)
+    save_state(character, LAST_ROLL, {
+        "roll": result, "code": code, "private": bool(private), "shared": list(shared), "comment": comment,
+    })
+
+
+def last_roll(character):
+    kept = load_state(character, LAST_ROLL)
+    return kept if kept and kept.get("roll") is not None else None
+
+
+def check_rerollable(kept):
+    """Refuse (DiceError) a kept roll that cannot be rerolled."""
+    if kept is None:
+        raise DiceError("You have no roll to reroll: +roll or +check first.")
+    roll = kept["roll"].result
+    if roll.win:
+        raise DiceError("Your last roll succeeded; only a failed roll can be rerolled.")
+    if roll.rerolled:
+        raise DiceError("Your last roll has already been rerolled.")
+    return roll
+
+
+WING = SeyruunWing("seyruun")

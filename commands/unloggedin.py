@@ -1,0 +1,53 @@
+"""
+Commands at the login screen.
+
+`create`: Evennia 6.1's `CmdUnconnectedCreate` asks "You want to create an account 'name' with
+password 'secret'. Is this what you intended? [Y]/N?", printing the password back onto the
+screen (and into any log or screen capture of the session). Ours asks the same question
+without the password.
+
+What this cannot change: the `create <name> <password>` line itself shows on the player's
+screen because the *client* echoes what is typed (telnet local echo; the web client's input
+line). The server never sends the typed line back.
+"""
+
+import re
+
+from evennia.commands.default.unloggedin import CmdUnconnectedCreate as _StockCreate
+
+# The stock prompt's password clause. Matched rather than re-typed so the rest of the stock
+# command (name normalisation, the Y/N answer, Account.create and its errors) stays Evennia's.
+_PASSWORD_CLAUSE = re.compile(r" with password '.*?'(?=\.\s*\n)", re.DOTALL)
+
+
+def hide_password(prompt):
+    """The stock confirmation prompt without its "with password '...'" clause."""
+    return _PASSWORD_CLAUSE.sub("", prompt)
+
+
+class CmdUnconnectedCreate(_StockCreate):
+    """
+    create a new account
+
+    Usage (at login screen):
+      create <accountname> <password>
+      create "account name" "pass word"
+
+    This creates a new account. If you have spaces in your name or
+    password, enclose it in double quotes.
+    """
+
+    def func(self):
+        # The stock func is a generator whose one `yield` is the [Y]/N prompt (Evennia shows a
+        # yielded string and sends the answer back in). Run it as is, rewriting only what it
+        # asks; copying the whole func to change one string would fork Evennia's checks.
+        steps = super().func()
+        if steps is None:  # a stock version without a prompt: nothing to hide
+            return
+        try:
+            asked = next(steps)
+            while True:
+                answer = yield (hide_password(asked) if isinstance(asked, str) else asked)
+                asked = steps.send(answer)
+        except StopIteration:
+            return

@@ -1,0 +1,1 @@
+"""The Classic Storyteller (V20) wing: see `wing.py`."""

@@ -1,0 +1,114 @@
+"""
+The V20 wing: what Classic Storyteller adds to the shared commands, found by
+`commands.dice_base.dice_wing`.
+
+- +roll/+check: `/willpower` and `/ignorepain` spend temporary Willpower (`System.costs`):
+  refused before any die is rolled when too little is left, spent once the roll is stored
+  (as V5 does). `/retry` reads the failed attempts at the same action (`action_key`) from the
+  character and every roll updates them (`failures_after`). `/multi` (split actions, `*` for
+  Celerity) and `/extended`, `/status`, `/stop` (extended actions) are the wing's own rolls
+  (`commands.v20.rolls`).
+- its own commands (`V20CmdSet`): +damage, +heal, +contest.
+
+**Rulings**: every +roll of an action counts toward its retries (a failure adds one, a
+success clears the count), whether or not it was rolled with /retry; /retry is the player's
+word that this attempt is a retry, and only then the penalty applies. +check counts as an
+action of its own ("5 dice").
+"""
+
+import dataclasses
+
+from rules import v20_system
+from rules.errors import DiceError
+
+from ..dice_base import Wing
+from . import character as v20_character
+
+OWN_SWITCHES = ("multi", "extended", "status", "stop")
+
+
+class V20Wing(Wing):
+    switches = OWN_SWITCHES
+    roll_help = """\
+Multiple actions (V20):
+  +roll/multi <pool>[ vs <diff>], <pool>[ vs <diff>][, ...] [= <split>]
+The smallest pool is split among the actions (as evenly as possible,
+earlier actions first, or as you say after '=': '= 2 1', positive dice
+adding up to it). Put * before an action taken with Celerity: it rolls
+its full pool and takes no part in the split. Example:
+  +roll/multi dex+firearms vs 6, wits+dominate vs 7 = 2 1
+  +roll/multi dex+brawl, *dex+brawl
+/spec, /ignorepain (1 Willpower for the whole turn) and /private work
+with /multi; /willpower, /auto and /retry do not (roll that action alone).
+
+Extended actions (V20):
+  +roll/extended <pool> [vs <diff>] for <total> [# <comment>]
+  +roll/extended [# <comment>]   roll the same pool again
+  +roll/status   or   +roll/stop
+Net successes add up toward the total; a botch resets the total to 0.
+It is kept on your character (over a restart) until complete or stopped.
+
+Health: your wound penalty comes off every pool; see +help +damage
+and +help +heal. Resisted actions: +help +contest."""
+
+    def __init__(self, key="v20"):
+        super().__init__(key)
+
+    @property
+    def cmdset(self):
+        from .cmdset import V20CmdSet
+
+        return V20CmdSet
+
+    def handle_roll(self, cmd):
+        switches = set(cmd.switches)
+        if "multi" in switches:
+            if switches & {"extended", "status", "stop"}:
+                raise DiceError("Use /multi or /extended, not both.")
+            from .rolls import multi_roll
+
+            multi_roll(cmd)
+            return True
+        if switches & {"extended", "status", "stop"}:
+            from .rolls import extended_roll
+
+            extended_roll(cmd)
+            return True
+        return False
+
+    def prepare_roll(self, cmd, text, roller):
+        """/retry: the failed attempts at this action so far go into the roller's state."""
+        if "retry" not in cmd.switches:
+            return text, roller
+        probe = cmd.system.parse(text, frozenset(), roller=roller, numbers_only=cmd.numbers_only)
+        count = v20_character.retry_count(cmd.caller, v20_system.action_key(probe))
+        return text, dataclasses.replace(roller, state={**roller.state, "retry_failures": count})
+
+    def before_roll(self, cmd, request, roller):
+        for trait, points in cmd.system.costs(request).items():
+            have = roller.get("willpower_left", 0) if trait == v20_system.WILLPOWER_LEFT else 0
+            if have < points:
+                raise DiceError(f"Your Willpower is exhausted: that roll needs {points} temporary Willpower "
+                                f"and you have {have} left.")
+
+    def rolled(self, cmd, request, result, record, receivers):
+        caller = cmd.caller
+        v20_character.pay(caller, cmd.system.costs(request))
+        key = v20_system.action_key(request)
+        earlier = v20_character.retry_count(caller, key)
+        v20_character.set_retry_count(caller, key, v20_system.failures_after(earlier, result))
+
+    def before_odds(self, cmd, request, roller):
+        """Odds spend nothing; /retry's count is the player's to add with 'vs'."""
+
+    def pending_lines(self, character):
+        data = v20_character.extended(character)
+        if not data:
+            return []
+        from ..dice_display import escape
+
+        return [f"Your extended action ({escape(data['text'])}) stands at {data['total']} of {data['target']} "
+                "successes: +roll/extended to roll again, +roll/stop to end it."]
+
+
+WING = V20Wing("v20")

@@ -1,0 +1,48 @@
+"""
++odds/reroll (the V5 wing's part of the shared +odds): for your last roll, the exact chances
+after each Willpower choice, before you commit (`rules.v5_odds.reroll_odds`).
+"""
+
+from rules import v5, v5_odds
+from rules.errors import DiceError
+
+from .display import format_faces
+from .willpower import rerollable_roll
+
+
+def percent(probability):
+    """One decimal; never rounds a possible outcome to 0% or an uncertain one to 100%."""
+    value = float(probability) * 100
+    if 0 < value < 0.05:
+        return "<0.1%"
+    if 99.95 <= value < 100 and probability != 1:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+def format_strategies(result):
+    """One line per Willpower choice for a roll on the table: which dice, then the chances."""
+    lines = []
+    keep = v5_odds.reroll_odds(result, ())
+    lines.append(f"  {'keep':<9} Win {percent(keep['win'])}")
+    for name in v5.REROLL_STRATEGIES:
+        picks = v5_odds.best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
+        if not picks:
+            lines.append(f"  {name:<9} (no dice to reroll)")
+            continue
+        chances = v5_odds.reroll_odds(result, picks)
+        faces = " ".join(str(result.regular[i]) for i in picks)
+        lines.append(
+            f"  {name:<9} reroll {faces}: Win {percent(chances['win'])}  "
+            f"Messy critical {percent(chances['messy_critical'])}  "
+            f"Expected successes {float(chances['expected_successes']):.2f}"
+        )
+    return "\n".join(lines)
+
+
+def reroll_advice(cmd):
+    _, result = rerollable_roll(cmd.caller)
+    if not result.regular:
+        raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
+    cmd.msg(f"|w[Odds]|n Willpower choices for your last roll "
+            f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result))

@@ -1,0 +1,1 @@
+"""The Whalefall wing (`DICE_SYSTEM = "whalefall"`): see `wing.py`."""

@@ -1,0 +1,771 @@
+r"""
+How rolls, odds, refusals and sheets look, in every system: the one place for escaping and
+formatting, imported by `commands/` and `rolllog/` alike. Pure Python, standard library only:
+Evennia's colour markup (`|g`, `|[r`, `|#ff0000`, `||` ...) is just text here; Evennia turns it
+into ANSI for telnet or HTML for the web client when it is sent.
+
+What is shown comes from the system-neutral shapes of `rules.engine` only (`RollView`,
+`OddsView`, `SheetSection`), never from a system's own modules: colours come from a die's
+*marks* (`MARK_STYLES`, `LABEL_STYLES`, `MODIFIER_STYLES`) and an outcome's *tone*
+(`TONE_STYLES`), never from a system key or an outcome key.
+
+Player text
+-----------
+Every string in a view (pool, target, group labels, outcome label, notes, sheet labels and
+texts) and every name or comment given to a `format_*` function is *plain text*: it is escaped
+here, so a system never needs to think about markup. The `prefix` of `format_roll` and the
+`message` of `format_refusal` are markup (ours), used as they are.
+
+What `escape` neutralises, by what Evennia's output side does with text (telnet:
+`evennia.utils.ansi.parse_ansi` then MXP; web client: `evennia.utils.text2html`):
+
+- `|` starts all markup (colour `|r`, `|[r`, `|#ff0000`, `|555`, `|*`, `|u`, ...; layout `|/`,
+  `|-`, `|_`, `|>`): doubled (`||`, Evennia's escape), it shows as one `|`.
+- `{{` is an escape too (it shows as `{`): `{` is doubled, so what was typed shows as typed.
+  (Evennia lists `\\` among its escapes, but its pattern matches one backslash and puts it
+  back: a backslash needs nothing.)
+- MXP links (`|lc<cmd>|lt<text>|le`, `|lu<url>|lt<text>|le`) are matched *after* the escapes
+  are undone, so a doubled `|` would still make a link (web client) or hide text (telnet). A
+  `|H` (turn bold off: invisible, no character) goes between such a `|` and its `l`, so the
+  link patterns never match and the text still reads as typed.
+- Control characters (C0, DEL, C1 such as U+009B CSI and U+0085 NEL), Unicode line and
+  paragraph separators and bidi overrides/isolates become spaces; runs of whitespace become
+  one space. Player text never starts a line.
+- `$` needs nothing: no `$func()` parser runs on our messages (they leave through
+  `commands.dice_base.send`, one `msg()` per receiver).
+- `<`, `>` and `&` need nothing: the web client escapes HTML itself.
+
+Width
+-----
+`visible_len` counts what Evennia's own stripping (`evennia.utils.ansi.strip_ansi`) leaves:
+colour codes count nothing, `||` and `{{` count one, `|/` two (it becomes CR LF), `|>` four,
+`|-` and `|_` one, an MXP link its shown text. **Ruling:** one column per code point, as
+Evennia's `ANSIString` and `EvTable` count (East Asian wide characters and combining marks are
+not measured apart).
+
+`wrap(markup, width, indent)` fits a line to `width` visible columns:
+
+- it breaks only at spaces (the run of spaces at a break is dropped), never inside a word, a
+  markup code, an escape (`||`) or a verification code `[code XXXX]` (one unit with its
+  inner space);
+- continuation lines get a hanging indent of `indent` spaces *beyond the line's own leading
+  spaces*: with the default 2, a header (no leading space) continues at column 2 and a body
+  line (`  Dice: ...`) at column 4;
+- a colour open at a break is closed (`|n`) at the end of the line and opened again after the
+  indent, so no colour bleeds into the indent and the next line looks the same;
+- a word longer than a whole line (a 200-character comment without spaces) is the only thing
+  ever split: first into what is left of the current line, then into full lines; a markup
+  code, an escape or `[code XXXX]` is never cut;
+- a width below `MIN_WIDTH` (20) is read as 20, no width (None or 0) as 80; the hanging
+  indent shrinks so that a continuation line always has room for `[code XXXX]`;
+- what a break adds never joins the text beside it: a lone `|` before the added `|n` is
+  doubled (it shows the same), a carried `|#abc` is written `|#aabbcc` (a hex digit after it
+  would lengthen it);
+- only a space (U+0020) is a break; a layout code (`|_`, `|>` ...) counts as what it becomes
+  and is no break; MXP link markup is measured as the characters it is made of (never less
+  than Evennia shows: the display makes no links and `escape` breaks players' ones).
+
+A line that fits comes back exactly as it was (so the lines of old rolls look as they did).
+`append_code(text, code, width)` adds ` [code XXXX]` to the last line, or puts it on a line of
+its own when it would not fit, indented as a continuation: 4 spaces when the last line starts
+with a space (a body line or a continuation), else 2.
+
+Odds
+----
+`format_odds` shows each chance once with one decimal. **Ruling:** the shown percentages sum to
+exactly 100.0: the exact chances (fractions) are counted in tenths of a percent and rounded by
+largest remainder (the tenths left after rounding down go to the chances with the largest
+remainders; ties to the earlier chance), except that an outcome that can happen is never
+shown as 0.0% (it gets 0.1%, taken from the chance most over-rounded among those shown with
+0.2% or more): so a possible outcome never reads 0.0% and an uncertain one never 100.0%. The
+distribution's bar chart uses the same rounding over its rows.
+
+The chart has one row per score from the lowest to the highest with at least 0.05% chance;
+when that is more than `CHART_ROWS` (12) rows, the 12 neighbouring scores holding the most
+probability are shown. The scores beyond either end are added to the end rows, shown "≤ N"
+and "≥ N". Bars are scaled so the likeliest row is the full bar (at most 40 characters, less
+on a narrow screen); any row with a chance gets at least one `#`.
+
+Sheets
+------
+`format_sheet` renders `SheetSection`s as `commands/sheet.py` did for V5: a `=` rule with the
+name and status, "columns" sections as a bold heading, cyan group titles and trait rows side
+by side (as many columns as fit the width: 3 at 80 columns), "line" sections as a bold title
+then the text, "track" sections as a bold title, `[boxes]` and the text. **Ruling:** a line
+section's title takes a colon unless its text starts with a digit ("Disciplines: none", but
+"Hunger 2 ...", which reads as a trait and its value).
+"""
+
+import re
+from fractions import Fraction
+
+from .engine import REROLLED
+
+# ---------------------------------------------------------------- constants
+
+PREFIX = "|w[Roll]|n"
+PRIVATE_PREFIX = "|w[Private roll]|n"
+ODDS_PREFIX = "|w[Odds]|n"
+MAX_COMMENT = 200
+DEFAULT_WIDTH = 80
+MIN_WIDTH = 20
+CHART_ROWS = 12
+CHART_MIN = Fraction(5, 10000)  # 0.05%: rarer scores at the ends go into the "≤"/"≥" rows
+MAX_BAR = 40
+BAR = "#"
+
+#: A die's colour: the first rule whose marks the die all has (so combinations come first).
+MARK_STYLES = (
+    (frozenset({"hunger", "ten"}), "|[r|w"),
+    (frozenset({"hunger", "one"}), "|[r|w"),
+    (frozenset({"hunger"}), "|r"),
+    (frozenset({"cancelled"}), "|x"),
+    (frozenset({"cancels"}), "|R"),
+    (frozenset({"chance", "ten"}), "|g"),
+    (frozenset({"chance", "one"}), "|[r|w"),
+    (frozenset({"chance"}), "|c"),
+    (frozenset({"double"}), "|g"),
+    (frozenset({"ten"}), "|g"),
+    (frozenset({"one"}), "|R"),
+)
+#: Looks added in front of the colour, for each of these marks a die has.
+MODIFIER_STYLES = ((REROLLED, "|u"),)
+#: A group's label takes this colour when every die of the group has the mark.
+LABEL_STYLES = (("hunger", "|r"), ("chance", "|c"))
+#: An outcome's colour, by tone.
+TONE_STYLES = {
+    "triumph": "|g",
+    "good": "|g",
+    "mixed": "|[r|w",
+    "neutral": "",
+    "bad": "|y",
+    "dire": "|R",
+    "disaster": "|[r|w",
+}
+
+# ---------------------------------------------------------------- escaping
+
+# C0 controls, DEL, C1 controls (U+0080-U+009F: U+009B is a terminal's CSI, U+0085 a line
+# break), the Unicode line/paragraph separators, and the bidi marks, embeddings, overrides and
+# isolates that reorder how a line reads.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+# Evennia's output markup (`|`, and so `|l`, the MXP links) and its escape `{{`.
+_MARKUP = re.compile(r"[|{]")
+_INERT = {"|": "||", "{": "{{"}
+# `|H` between the `|` and the `l`: the text reads the same, no link pattern matches.
+_LINK_BREAK = "|||H"
+
+
+def without_control(text):
+    """Control characters (NUL, ESC, line breaks, C1, bidi overrides, ...) turned into spaces:
+    PostgreSQL refuses NUL in text, and a line break in echoed text could start a forged line."""
+    return _CONTROL.sub(" ", str(text))
+
+
+def _inert(match):
+    found = match.group()
+    if found == "|" and match.end() < len(match.string) and match.string[match.end()] == "l":
+        return _LINK_BREAK
+    return _INERT[found]
+
+
+def escape(text, limit=None):
+    """
+    Player text made inert (see the module docstring): shown exactly as typed, on one line,
+    with no colour, layout, link or control code of its own.
+
+    Args:
+        text: what the player typed (anything: it is made a string).
+        limit (int, optional): at most this many characters of it are shown, then "...".
+    """
+    text = " ".join(without_control(text).split())
+    if limit and len(text) > limit:
+        text = text[:limit].rstrip() + "..."
+    return _MARKUP.sub(_inert, text)
+
+
+def _plain(text):
+    """Text of ours or a system's made inert like `escape`, but keeping its runs of spaces
+    (a sheet line's layout)."""
+    return _MARKUP.sub(_inert, without_control(text))
+
+
+# ---------------------------------------------------------------- measuring markup
+
+# Evennia's markup (evennia.utils.ansi.ANSIParser with the default colour maps), tried at a
+# `|` in this order, as Evennia's passes run: hex, xterm256 fg/bg, greyscale fg/bg, then the
+# ANSI map. `|[r`-style bright backgrounds are only codes when no `|` comes just before them
+# (Evennia converts them first, with that look-behind, on the whole string).
+_CODE = re.compile(
+    r"\|\[?#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})"
+    r"|\|\[?[0-5]{3}"
+    r"|\|\[?=[a-z]"
+    r"|\|[!\[][RGYBMCWX]"
+    r"|\|[nrgybmcwxRGYBMCWXhHuUiIsS*^]"
+)
+_BRIGHT_BG = re.compile(r"\|\[[rgybmcwx]")
+_LAYOUT = {"|/": "\r\n", "|-": "\t", "|>": "    ", "|_": " "}
+_MXP = re.compile(r"\|lc(.*?)\|lt(.*?)\|le", re.DOTALL)
+_MXP_URL = re.compile(r"\|lu(.*?)\|lt(.*?)\|le", re.DOTALL)
+_RAW_ANSI = re.compile(r"\033\[[0-9;]+m")
+_PLACEHOLDER = "\033[0m"  # a code while links are matched: invisible, and no `|` for them
+_CODE_UNIT = re.compile(r"\[code [0-9A-Za-z]{1,9}\]")
+
+# token kinds
+_STYLE, _TEXT, _SPACE = "style", "text", "space"
+
+
+def _tokens(markup):
+    """
+    The markup as (kind, source, shown) tokens, in order: style codes (shown as nothing),
+    spaces, and everything else (one shown character each; an escape `||`/`{{` shows one
+    character, a layout code its characters).
+    """
+    out = []
+    i, n = 0, len(markup)
+    while i < n:
+        char = markup[i]
+        if char == "|":
+            pair = markup[i:i + 2]
+            if pair == "||":
+                out.append((_TEXT, pair, "|"))
+                i += 2
+                continue
+            if pair in _LAYOUT:
+                out.append((_TEXT, pair, _LAYOUT[pair]))
+                i += 2
+                continue
+            found = _CODE.match(markup, i)
+            if not found and (i == 0 or markup[i - 1] != "|"):
+                found = _BRIGHT_BG.match(markup, i)
+            if found:
+                out.append((_STYLE, found.group(), ""))
+                i = found.end()
+                continue
+            out.append((_TEXT, char, char))
+        elif char == "{" and markup[i:i + 2] == "{{":
+            out.append((_TEXT, "{{", "{"))
+            i += 2
+            continue
+        elif char == " ":
+            out.append((_SPACE, char, char))
+        else:
+            out.append((_TEXT, char, char))
+        i += 1
+    return out
+
+
+def strip_markup(markup):
+    """The text as Evennia's `strip_ansi` leaves it: no colour, escapes undone, links' text."""
+    shown = "".join(_PLACEHOLDER if kind == _STYLE else text for kind, _, text in _tokens(str(markup)))
+    shown = _MXP.sub(r"\2", shown)
+    shown = _MXP_URL.sub(r"\1", shown)
+    return _RAW_ANSI.sub("", shown)
+
+
+def visible_len(markup):
+    """How many columns the markup takes on screen (see "Width" in the module docstring)."""
+    return len(strip_markup(markup))
+
+
+# ---------------------------------------------------------------- wrapping
+
+
+def _width(width):
+    if not width:
+        return DEFAULT_WIDTH
+    return max(int(width), MIN_WIDTH)
+
+
+def _atoms(tokens, start, end, glued):
+    """
+    The unsplittable pieces of a word (tokens[start:end]) as (source, width, styles) lists: a
+    shown character with the style codes before it (codes after the last one join it), or a
+    whole `[code XXXX]`.
+    """
+    atoms = []
+    pending = []
+    i = start
+    while i < end:
+        kind, source, shown = tokens[i]
+        if kind == _STYLE:
+            pending.append(source)
+            i += 1
+            continue
+        if i in glued:
+            stop = glued[i]
+            sources = [t[1] for t in tokens[i:stop]]
+            width = sum(len(t[2]) for t in tokens[i:stop])
+            styles = [t[1] for t in tokens[i:stop] if t[0] == _STYLE]
+            atoms.append(["".join(pending + sources), width, pending + styles])
+            pending = []
+            i = stop
+            continue
+        if source == "|":
+            # A lone `|` shows as itself; doubled it stays so when a break puts `|n` after it.
+            source = "||"
+        atoms.append(["".join(pending) + source, len(shown), pending])
+        pending = []
+        i += 1
+    if pending:
+        if atoms:
+            atoms[-1][0] += "".join(pending)
+            atoms[-1][2] = atoms[-1][2] + pending
+        else:
+            atoms.append(["".join(pending), 0, pending])
+    return atoms
+
+
+def _glued_spans(markup, tokens):
+    """Token index -> end index of each `[code XXXX]` (its inner space is not a break)."""
+    offsets, position = [], 0
+    for _, source, _ in tokens:
+        offsets.append(position)
+        position += len(source)
+    at = {offset: index for index, offset in enumerate(offsets)}
+    at[position] = len(tokens)
+    spans = {}
+    for found in _CODE_UNIT.finditer(markup):
+        if found.start() in at and found.end() in at:
+            spans[at[found.start()]] = at[found.end()]
+    return spans
+
+
+def _words(tokens, start, glued):
+    """(spaces before, start, end) for each word from `start`: the token ranges between runs
+    of spaces (spaces at the very end are dropped: a wrapped line needs none)."""
+    words, i, n = [], start, len(tokens)
+    while i < n:
+        spaces = ""
+        while i < n and tokens[i][0] == _SPACE:
+            spaces += " "
+            i += 1
+        first = i
+        while i < n and tokens[i][0] != _SPACE:
+            i = glued.get(i, i + 1)
+        if first < i:
+            words.append((spaces, first, i))
+    return words
+
+
+_SHORT_HEX = re.compile(r"(\|\[?#)([0-9a-fA-F])([0-9a-fA-F])([0-9a-fA-F])")
+
+
+def _solid(style):
+    """A style code that the text after it cannot lengthen: `|#abc` (which a following `d`
+    would make `|#abcd..`) as `|#aabbcc`, the same colour."""
+    found = _SHORT_HEX.fullmatch(style)
+    return found.group(1) + "".join(digit * 2 for digit in found.groups()[1:]) if found else style
+
+
+class _Lines:
+    """The lines being filled by `_wrap_line`, with the styles open at the end of each."""
+
+    def __init__(self, lead, hang, width):
+        self.lines, self.hang, self.width = [], hang, width
+        self.parts, self.used, self.active = [lead], len(lead), []
+        self.fresh = True  # nothing but the indent (and carried styles) on this line yet
+
+    def fits(self, size):
+        return self.used + size <= self.width
+
+    def add(self, text, size=0, styles=()):
+        for style in styles:
+            self.active = [] if style == "|n" else self.active + [style]
+        self.parts.append(text)
+        self.used += size
+        if size:
+            self.fresh = False
+
+    def add_atoms(self, atoms):
+        for source, size, styles in atoms:
+            self.add(source, size, styles)
+
+    def break_line(self):
+        text = "".join(self.parts)
+        self.lines.append(text + "|n" if self.active else text)
+        self.active = [_solid(style) for style in self.active]
+        self.parts, self.used, self.fresh = [self.hang + "".join(self.active)], len(self.hang), True
+
+    def done(self):
+        if not self.fresh or not self.lines:
+            self.lines.append("".join(self.parts))
+        return self.lines
+
+
+def _wrap_line(line, width, indent):
+    tokens = _tokens(line)
+    if sum(len(t[2]) for t in tokens) <= width:
+        return [line]  # a line that fits comes back untouched
+    glued = _glued_spans(line, tokens)
+    start = 0
+    while start < len(tokens) and tokens[start][0] == _SPACE:
+        start += 1
+    lead = " " * start
+    # The hanging indent leaves a continuation line room for a whole `[code XXXX]`.
+    hang = " " * max(0, min(start + indent, width - 16))
+    out = _Lines(lead, hang, width)
+    for spaces, first, end in _words(tokens, start, glued):
+        atoms = _atoms(tokens, first, end, glued)
+        size = sum(atom[1] for atom in atoms)
+        gap = "" if out.fresh else spaces
+        if out.fits(len(gap) + size):
+            out.add(gap, len(gap))
+            out.add_atoms(atoms)
+            continue
+        if len(hang) + size <= width:
+            out.break_line()
+            out.add_atoms(atoms)
+            continue
+        # Longer than a whole line: the only time a word is split, between its atoms.
+        if not out.fresh:
+            if out.fits(len(gap) + atoms[0][1]):
+                out.add(gap, len(gap))
+            else:
+                out.break_line()
+        for atom in atoms:
+            if not out.fits(atom[1]) and not out.fresh:
+                out.break_line()
+            out.add(*atom)
+    return out.done()
+
+
+def wrap(markup, width=80, indent=2):
+    """
+    A marked-up text as lines of at most `width` visible columns (see "Width" in the module
+    docstring); each "\\n"-separated line is wrapped on its own.
+
+    Args:
+        markup (str): the text, markup and all (player text already escaped).
+        width (int): the screen's width in columns (None or 0: 80; at least 20).
+        indent (int): the hanging indent of continuation lines, beyond the line's own
+            leading spaces.
+
+    Returns:
+        list of str: the lines, without "\\n".
+    """
+    width = _width(width)
+    lines = []
+    for line in str(markup).split("\n"):
+        lines.extend(_wrap_line(line, width, indent))
+    return lines
+
+
+def append_code(text, code, width=80):
+    """
+    `text` (lines joined by "\\n") with ` [code XXXX]` at the end of its last line, or on a line
+    of its own (indented as that line would continue) when it would not fit in `width`.
+    """
+    width = _width(width)
+    unit = f"[code {escape(code)}]"
+    lines = str(text).split("\n")
+    last = lines[-1]
+    if visible_len(last) + 1 + visible_len(unit) <= width:
+        lines[-1] = f"{last} {unit}" if last else unit
+    else:
+        # Indented as a continuation: 2 under a header, 4 under an indented (body) line.
+        hang = 4 if last.startswith(" ") else 2
+        lines.append(" " * min(hang, width - 16) + unit)
+    return "\n".join(lines)
+
+
+def _pad(markup, columns):
+    """The markup padded with spaces to `columns` visible columns (`str.ljust` for markup)."""
+    return markup + " " * max(0, columns - visible_len(markup))
+
+
+def _fit(lines, width, indent=2):
+    out = []
+    for line in lines:
+        out.extend(wrap(line, width, indent))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- rolls
+
+
+def _die_style(die):
+    marks = die.marks
+    colour = next((style for needed, style in MARK_STYLES if needed <= marks), "")
+    extra = "".join(style for mark, style in MODIFIER_STYLES if mark in marks)
+    return extra + colour
+
+
+def format_die(die, modifiers=True):
+    """One face with its look (`|g10|n`, `|[r|w1|n`, `7`); `modifiers=False`: colour only."""
+    style = _die_style(die) if modifiers else next(
+        (style for needed, style in MARK_STYLES if needed <= die.marks), "")
+    return f"{style}{die.face}|n" if style else str(die.face)
+
+
+def _group_label(group):
+    label = escape(group.label)
+    if group.sides != 10 and f"d{group.sides}" not in group.label.lower():
+        label = f"{label} (d{group.sides})".strip()
+    if not label:
+        return ""
+    style = next((style for mark, style in LABEL_STYLES
+                  if group.dice and all(die.has(mark) for die in group.dice)), "")
+    return f"{style}{label}:|n" if style else f"{label}:"
+
+
+def format_group(group):
+    """`Dice: 2 6 |g10|n`, `|rHunger:|n |[r|w1|n |r7|n`, `Dice (d8): 3 8`."""
+    faces = " ".join(format_die(die) for die in group.dice) or "none"
+    label = _group_label(group)
+    return f"{label} {faces}" if label else faces
+
+
+def format_dice(view):
+    """Every group of the view, two spaces apart (`no dice` when there are none)."""
+    return "  ".join(format_group(group) for group in view.groups) or "no dice"
+
+
+def format_outcome(view):
+    """`4 successes: messy critical (margin +1, solid success)`, coloured by the tone."""
+    colour = TONE_STYLES.get(view.outcome.tone, "")
+    label = escape(view.outcome.label)
+    text = f"{colour}{label}|n" if colour else label
+    if view.score_text:
+        text = f"{escape(view.score_text)}: {text}"
+    if view.notes:
+        text += " (" + "; ".join(escape(note) for note in view.notes) + ")"
+    return text
+
+
+def format_pool(view):
+    """`Dexterity 3 + Stealth 2 = 5 dice, Hunger 2, vs 3`: the pool, then the target if any."""
+    text = escape(view.pool)
+    if view.target:
+        text += f", {escape(view.target)}" if text else escape(view.target)
+    return text
+
+
+def format_roll(view, name, verb="rolls", comment="", private_to=None, width=80, prefix=None):
+    """
+    What everyone in the audience sees of a roll, each line fitted to `width`.
+
+    Args:
+        view (rules.engine.RollView): the roll.
+        name (str): who rolled (escaped here).
+        verb (str): "rolls", "checks", ... (plain text).
+        comment (str): the player's comment (escaped here, at most MAX_COMMENT characters).
+        private_to (list of str or None): the names a private roll is shown to.
+        width (int): the receiver's screen width.
+        prefix (str, optional): markup in front (default `[Roll]`, or `[Private roll]`).
+
+    Returns:
+        str: the lines, joined by "\\n": the header, the dice and outcome, and for a private
+        roll who saw it.
+    """
+    if prefix is None:
+        prefix = PREFIX if private_to is None else PRIVATE_PREFIX
+    header = f"{prefix} {escape(name)} {escape(verb)} {format_pool(view)}".rstrip()
+    if comment and escape(comment):
+        header += f" # {escape(comment, MAX_COMMENT)}"
+    lines = [header, f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+    if private_to is not None:
+        lines.append("  (private: shown to " + ", ".join(escape(n) for n in private_to) + ")")
+    return _fit(lines, width)
+
+
+def format_reroll(before_view, after_view, label, width=80, detail=""):
+    """
+    A reroll of some dice (V5's Willpower): what was rerolled, then the new dice and outcome.
+
+    `  |wWillpower|n (failures): rerolled 2 3 -> 7 |g10|n` and `  Dice: ...  =>  ...`.
+    The rerolled dice are those `after_view` marks "rerolled"; their old faces are the faces
+    at the same places of the group with the same label in `before_view`.
+
+    Args:
+        label (str): what rerolled them ("Willpower"), shown bold.
+        detail (str): shown after it in brackets (the strategy), if any.
+    """
+    before = {group.label: group for group in before_view.groups}
+    old, new = [], []
+    for group in after_view.groups:
+        earlier = before.get(group.label)
+        for index, die in enumerate(group.dice):
+            if die.has(REROLLED):
+                if earlier is not None and index < len(earlier.dice):
+                    old.append(format_die(earlier.dice[index], modifiers=False))
+                new.append(format_die(die, modifiers=False))
+    head = f"  |w{escape(label)}|n" + (f" ({escape(detail)})" if detail else "")
+    what = f"rerolled {' '.join(old)} -> {' '.join(new)}" if new else "rerolled no dice"
+    lines = [f"{head}: {what}", f"  {format_dice(after_view)}  =>  {format_outcome(after_view)}"]
+    return _fit(lines, width)
+
+
+# ---------------------------------------------------------------- odds
+
+
+def shares(probabilities, units=1000):
+    """
+    Exact chances as whole `units` (tenths of a percent by default) summing to `units`, by
+    largest remainder, with a possible outcome never at 0 (see "Odds" in the module docstring).
+    Chances that do not sum to 1 are shown as they are rounded, each on its own.
+    """
+    exact = [Fraction(p) * units for p in probabilities]
+    if sum(exact) != units:
+        return [round(value) for value in exact]
+    counts = [value.numerator // value.denominator for value in exact]
+    for index, value in enumerate(exact):
+        if value > 0 and counts[index] == 0:
+            counts[index] = 1
+    left = units - sum(counts)
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
+    for index in order[:max(left, 0)]:
+        counts[index] += 1
+    while left < 0:
+        # Tenths lent to near-zero outcomes come from the most over-rounded large chance.
+        candidates = [i for i in range(len(exact)) if counts[i] >= 2]
+        index = min(candidates, key=lambda i: (exact[i] - counts[i], i))
+        counts[index] -= 1
+        left += 1
+    return counts
+
+
+def _percent(count, units=1000):
+    whole, tenth = divmod(count, units // 100)
+    return f"{whole}.{tenth}%"
+
+
+def _chart_rows(distribution):
+    """(label, probability) rows of the chart (see "Odds" in the module docstring)."""
+    items = [(score, Fraction(p)) for score, p in distribution]
+    if not items:
+        return []
+    likely = [i for i, (_, p) in enumerate(items) if p >= CHART_MIN]
+    if not likely:
+        likely = [max(range(len(items)), key=lambda i: items[i][1])]
+    lo, hi = likely[0], likely[-1]
+    if hi - lo + 1 > CHART_ROWS:
+        best = max(range(lo, hi - CHART_ROWS + 2),
+                   key=lambda s: (sum(p for _, p in items[s:s + CHART_ROWS]), -s))
+        lo, hi = best, best + CHART_ROWS - 1
+    rows = []
+    for index in range(lo, hi + 1):
+        score, p = items[index]
+        label = str(score)
+        if index == lo and any(q for _, q in items[:lo]):
+            p += sum(q for _, q in items[:lo])
+            label = f"≤ {score}"
+        if index == hi and any(q for _, q in items[hi + 1:]):
+            p += sum(q for _, q in items[hi + 1:])
+            label = f"≥ {score}"
+        rows.append((label, p))
+    return rows
+
+
+def format_chart(distribution, noun=("success", "successes"), width=80):
+    """The distribution of a score as a horizontal bar chart, one row per score."""
+    rows = _chart_rows(distribution)
+    if not rows:
+        return ""
+    width = _width(width)
+    counts = shares([p for _, p in rows])
+    label_w = max(len(label) for label, _ in rows)
+    cells = [_percent(c) for c in counts]
+    cell_w = max(len(cell) for cell in cells)
+    room = max(1, min(MAX_BAR, width - 2 - label_w - 2 - cell_w - 1))
+    top = max(p for _, p in rows)
+    lines = [f"  {escape(noun[-1]).capitalize()}:"]
+    for (label, p), cell in zip(rows, cells):
+        bar = 0 if not p else max(1, round(p / top * room))
+        lines.append(f"  {label:>{label_w}}  {cell:>{cell_w}} {BAR * bar}".rstrip())
+    return "\n".join(lines)
+
+
+def format_odds(odds_view, width=80, prefix=ODDS_PREFIX):
+    """
+    The exact chances of a roll: the pool, each chance once (percentages summing to 100.0),
+    the system's notes, and the score's distribution as a bar chart when the view has one.
+    """
+    lines = [f"{prefix} {format_pool(odds_view)}".rstrip()]
+    chances = odds_view.chances
+    if chances:
+        counts = shares([c.probability for c in chances])
+        labels = [escape(c.label) for c in chances]
+        label_w = max(visible_len(label) for label in labels)
+        cells = [_percent(count) for count in counts]
+        cell_w = max(len(cell) for cell in cells)
+        for chance, label, cell in zip(chances, labels, cells):
+            colour = TONE_STYLES.get(chance.tone, "")
+            shown = f"{colour}{label}|n" if colour else label
+            lines.append(f"  {_pad(shown, label_w)}  {cell:>{cell_w}}")
+    for note in odds_view.notes:
+        lines.append(f"  {escape(note)}")
+    chart = format_chart(odds_view.distribution, odds_view.noun, width) if odds_view.distribution else ""
+    if chart:
+        lines.extend(chart.split("\n"))
+    return _fit(lines, width)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def format_refusal(message, usage="", width=80):
+    """A refusal (markup, player text already escaped), then `Usage: ...` on its own line."""
+    lines = [str(message)]
+    if usage and usage.strip():
+        lines.append(f"Usage: {escape(usage)}")
+    return _fit(lines, width)
+
+
+# ---------------------------------------------------------------- sheets
+
+COLUMN = 26
+LABEL = 15
+
+
+def _columns(section, width):
+    groups = section.rows
+    cells_of = [[f"{_pad(_plain(label), LABEL)}{value:>2}" for label, value in traits] for _, traits in groups]
+    column = max([COLUMN] + [visible_len(cell) + 2 for cells in cells_of for cell in cells])
+    per_band = max(1, (width - 1) // column)
+    lines = [f"|w{_plain(section.title)}|n"]
+    for first in range(0, len(groups), per_band):
+        band = range(first, min(first + per_band, len(groups)))
+
+        def row(cells):
+            return " " + "".join(_pad(cell, column) for cell in cells).rstrip()
+
+        lines.append("|c" + row(_plain(groups[i][0]) for i in band) + "|n")
+        for index in range(max(len(cells_of[i]) for i in band)):
+            lines.append(row(cells_of[i][index] if index < len(cells_of[i]) else "" for i in band))
+    return lines
+
+
+def format_sheet(name, status, sections, width=80):
+    """
+    A character sheet: a title rule with the name and status, then each `SheetSection`
+    (see "Sheets" in the module docstring), then a closing rule.
+
+    Args:
+        name (str): the character's name (escaped here).
+        status (str): "approved", "not approved", ... (plain text).
+        sections (tuple of rules.engine.SheetSection): from `System.sheet.layout(...)`.
+        width (int): the screen's width.
+    """
+    width = _width(width)
+    rule = width - 2
+    room = max(1, rule - len(escape(status)) - 8)
+    title = f" {escape(name, room)} ({escape(status)}) "
+    pad = max(0, rule - visible_len(title))
+    left = pad // 2 + (pad % 2 and rule % 2)
+    lines = ["|w" + "=" * left + title + "=" * (pad - left) + "|n"]
+    tracks = [s for s in sections if s.kind == "track"]
+    track_w = max([visible_len(_plain(s.title)) for s in tracks] or [0])
+    for section in sections:
+        if section.kind == "columns":
+            lines.extend(_columns(section, width))
+        elif section.kind == "track":
+            title = _plain(section.title)
+            lines.append(f"|w{_pad(title, track_w)}|n [{_plain(section.boxes)}] "
+                         f"{_plain(section.text)}".rstrip())
+        else:
+            text = _plain(section.text)
+            colon = "" if text[:1].isdigit() else ":"
+            lines.append(f"|w{_plain(section.title)}{colon}|n {text}".rstrip())
+    lines.append("|w" + "=" * rule + "|n")
+    return _fit(lines, width)

@@ -1,0 +1,76 @@
+"""
+End to end: a game started with DICE_SYSTEM=dicecheck, played over telnet by two players
+(one server for this module, started once).
+"""
+
+import os
+import re
+
+import pytest
+
+from .harness import GameServer
+
+pytestmark = pytest.mark.e2e
+
+CODE = re.compile(r"\[code [A-Z0-9]+\]")
+
+
+@pytest.fixture(scope="module")
+def game_server(tmp_path_factory, pytestconfig):
+    cache = getattr(pytestconfig, "cache", None)
+    cache_dir = cache.mkdir("e2e-db") if cache is not None and os.environ.get("E2E_DB_CACHE", "1") != "0" else None
+    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-dicecheck"), db_cache_dir=cache_dir,
+                        extra_env={"DICE_SYSTEM": "dicecheck"})
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+def test_dicecheck_over_telnet(new_player):
+    alice = new_player()
+    bob = new_player()
+
+    alice.command("+stat str=4", "Your Strength is now 4 (was 1).")
+    alice.command("+sheet", "STR 7+")
+    bob.read_available()
+
+    # Strength 4: its dice hit at 7+.
+    alice.send("+roll STR:3")
+    body = re.compile(r"  Dice: ((?:\d+ ){3}\d+)  =>  (\d) hits?: (success|failure|big botch)")
+    seen = bob.read_until(CODE, timeout=15)
+    assert f"[Roll] {alice.name} rolls Strength 4 = 4d(7+), vs TN 3" in seen
+    found = body.search(seen)
+    faces = [int(face) for face in found.group(1).split()]
+    from rules import dicecheck
+
+    result = dicecheck.evaluate(faces, 7, 3)
+    assert int(found.group(2)) == result.hits == sum(face >= 7 for face in faces)
+
+    # A static check: hits, Effect and Degree of Success (or the botch margin).
+    alice.send("+roll 11d(6+):4")
+    seen = bob.read_until(CODE, timeout=15)
+    assert f"[Roll] {alice.name} rolls 11d(6+), vs TN 4" in seen
+    found = re.search(r"Dice: ((?:\d+ ){10}\d+)  =>  (\d+) hits?: (success|failure|big botch)", seen)
+    faces = [int(face) for face in found.group(1).split()]
+    result = dicecheck.evaluate(faces, 6, 4)
+    assert int(found.group(2)) == result.hits
+    flat = " ".join(seen.split())
+    if result.success:
+        assert f"(Effect {result.effect}, Degree of Success {result.dos})" in flat
+    else:
+        assert f"(botch margin {result.botch_margin})" in flat
+
+    # Against the other player's Evasion: their sheet gives the TN.
+    bob.command("+stat evasion=2", "Your Evasion is now 2 (was 0).")
+    alice.read_available()
+    alice.send(f"+roll STR:EVA {bob.name}")
+    seen = bob.read_until(CODE, timeout=15)
+    assert f"vs {bob.name}'s Evasion 2" in " ".join(seen.split())
+
+    out = alice.command("+odds 12d(6+):3", "Hits:")
+    out += alice.read_available()
+    assert "[Odds] 12d(6+), vs TN 3" in out
+    assert "success    98.0%" in out
+    assert "Traceback" not in out + seen

@@ -1,0 +1,70 @@
+"""
+End to end: a game started with DICE_SYSTEM=v20, played over telnet (one server for this
+module, started once): staff deal damage, the sheet shows it, the next roll takes the wound
+penalty off and says so, and another player sees the roll.
+"""
+
+import os
+import re
+import secrets
+
+import pytest
+
+from .harness import GameServer
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def game_server(tmp_path_factory, pytestconfig):
+    cache = getattr(pytestconfig, "cache", None)
+    cache_dir = cache.mkdir("e2e-db") if cache is not None and os.environ.get("E2E_DB_CACHE", "1") != "0" else None
+    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-v20"), db_cache_dir=cache_dir,
+                        extra_env={"DICE_SYSTEM": "v20"})
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+def test_v20_wounds_over_telnet(new_player, superuser_client):
+    anna = new_player(name=f"Anna{secrets.token_hex(2)}")
+    bob = new_player()
+    staff = superuser_client
+
+    anna.command("+stat dex=3", "Your Dexterity is now 3 (was 1).")
+    anna.command("+stat brawl=2", "Your Brawl is now 2 (was 0).")
+    staff.command(f"+damage {anna.name}=3 lethal",
+                  f"{anna.name} takes 3 lethal levels of damage. Now Injured: -1 die [XXX....].")
+    anna.read_until("deals you 3 lethal levels of damage", timeout=15)
+    out = anna.command("+sheet", "Health")
+    out += anna.read_available(0.5)
+    assert "[XXX....] Injured: -1 die (Aggravated 0, Lethal 3, Bashing 0)" in out
+    bob.read_available()
+
+    anna.send("+roll dex+brawl vs 6")
+    header = f"[Roll] {anna.name} rolls Dexterity 3 + Brawl 2 - 1 Injured = 4 dice, difficulty 6"
+    seen = bob.read_until("[code ", timeout=15)
+    assert header in seen
+    flat = re.sub(r"\n\s+", " ", seen[seen.index(header):])
+    found = re.search(r"Dice: (\d+) (\d+) (\d+) (\d+)  =>  (\d+) success(?:es)?: ([a-z ]+?)(?: \(|\s*\[)", flat)
+    assert found, flat
+    faces = [int(found.group(i)) for i in range(1, 5)]
+    from rules import v20
+
+    result = v20.evaluate(faces, 6)
+    assert int(found.group(5)) == result.successes
+    assert found.group(6) == result.label
+    assert "Injured: -1 die" in flat
+    assert header in anna.read_until("[code ", timeout=15)
+
+    anna.send("+check 3 vs 7")
+    assert f"[Roll] {anna.name} checks 3 - 1 Injured = 2 dice, difficulty 7" in bob.read_until("[code ", timeout=15)
+    out = anna.command("+odds dex+brawl vs 6", "expected net successes")
+    out += anna.read_available(0.5)
+    assert "[Odds]" in out and "botch" in out
+    anna.send("+roll/auto 2 vs 6")
+    out = anna.read_until("Usage:", timeout=15)
+    assert "Automatic success needs a pool of at least the difficulty" in out
+    assert "Traceback" not in out + seen

@@ -1,0 +1,231 @@
+"""
+The Dice Check through the shared +roll, +check and +odds, with the wing's target resolution
+and damage (RULES.md §5, seed 002), with exact dice from FixedFaces.
+
+Char (char1) is staff; Char2 (char2) a plain player; both in room1 and connected.
+"""
+
+from fractions import Fraction
+
+from django.test import override_settings
+
+from commands.odds import CmdOdds
+from commands.rolls import CmdCheck, CmdRoll
+from rolllog.models import RollEntry
+from rules import dicecheck
+from rules.engine import RollRequest
+
+from .table_helpers import Connected, TableTest
+
+
+@override_settings(DICE_SYSTEM="dicecheck")
+class DiceCheckTest(Connected, TableTest):
+    def setUp(self):
+        super(TableTest, self).setUp()  # no V5 traits
+        self.connect(self.account2, self.char2)
+        self.char1.set_trait("strength", 4)
+        self.char2.set_trait("evasion", 2)
+        self.char2.set_trait("grit", 3)
+        self.char2.set_trait("hardness", 1)
+
+
+class TestRolls(DiceCheckTest):
+    def test_strength_4_rolls_at_7_plus(self):
+        self.do(CmdRoll, "STR:3", [7, 8, 9, 6],
+                {self.char2: "[Roll] Char rolls Strength 4 = 4d(7+), vs TN 3\n"
+                             "  Dice: 7 8 9 6  =>  3 hits: success (Effect 0, Degree of Success 1)\n"
+                             "    [code "})
+        entry = RollEntry.objects.get()
+        self.assertEqual((entry.data["threshold"], entry.data["hits"], entry.outcome), (7, 3, "success"))
+
+    def test_esmera_11d_6_plus_vs_4_has_7_hits_effect_3_dos_2(self):
+        esmera = self.make_character("Esmera")
+        self.do(CmdRoll, "11d(6+):4 # stitching", [1, 2, 2, 4, 6, 6, 7, 8, 9, 9, 10],
+                {self.char2: "[Roll] Esmera rolls 11d(6+), vs TN 4 # stitching\n"
+                             "  Dice: 1 2 2 4 6 6 7 8 9 9 10  =>  7 hits: success (Effect 3, Degree of Success\n"
+                             "    2) [code "}, caller=esmera)
+
+    def test_rudolf_9d_7_plus_vs_evasion_2_has_4_hits_effect_2(self):
+        rudolf = self.make_character("Rudolf")
+        rudolf.set_trait("strength", 4)
+        rudolf.set_trait("swords", 4)
+        rudolf.add_specialty("swords", "Cut")
+        enemy = self.make_character("Enemy")
+        enemy.set_trait("evasion", 2)
+        self.do(CmdRoll, "Swords (Cut):EVA Enemy", [2, 4, 4, 5, 6, 7, 7, 9, 10],
+                {self.char2: "[Roll] Rudolf rolls Strength 4 + Swords 4 + Cut 1 = 9d(7+), vs Enemy's Evasion 2\n"
+                             "  Dice: 2 4 4 5 6 7 7 9 10  =>  4 hits: success (Effect 2, Degree of Success 2)\n"
+                             "    [code "}, caller=rudolf)
+        self.assertEqual(RollEntry.objects.get().data["tn"], 2)
+
+    def test_big_botch_and_botch_margin(self):
+        self.do(CmdRoll, "12d(6+):3", [1] * 12, "[Roll] Char rolls 12d(6+), vs TN 3\n"
+                                                "  Dice: 1 1 1 1 1 1 1 1 1 1 1 1  =>  0 hits: big botch (botch margin 3)")
+        self.do(CmdCheck, "12:3", [6, 7] + [1] * 10, "[Roll] Char checks 12d(6+), vs TN 3\n"
+                                                     "  Dice: 6 7 1 1 1 1 1 1 1 1 1 1  =>  2 hits: failure (botch margin 1)")
+
+    def test_grit_of_a_target_is_the_tn(self):
+        self.char1.set_trait("charisma", 3)
+        self.char1.set_trait("command", 2)
+        self.char1.add_specialty("command", "Intimidate")
+        self.do(CmdRoll, "Command (Intimidate):GRI char2", [7, 7, 7, 1, 1, 1],
+                {self.char2: "[Roll] Char rolls Charisma 3 + Command 2 + Intimidate 1 = 6d(7+), vs Char2's\n"
+                             "  Grit 3\n  Dice: 7 7 7 1 1 1  =>  3 hits: success (Effect 0, Degree of Success 1)"})
+
+    def test_opposed_the_target_rolls_too_and_both_sides_show(self):
+        self.char1.set_trait("athletics", 2)
+        self.char1.add_specialty("athletics", "Grapple")
+        self.char2.set_trait("strength", 2)
+        self.char2.set_trait("athletics", 1)
+        self.char2.add_specialty("athletics", "Grapple")
+        # Char: 4 + 2 + 1 = 7d(7+); Char2: 2 + 1 + 1 = 4d(9+), rolled after Char's dice.
+        self.do(CmdRoll, "Athletics (Grapple):Athletics (Grapple) Char2", [7, 8, 9, 1, 2, 3, 4, 9, 10, 1, 1],
+                {self.char2: "[Roll] Char rolls Strength 4 + Athletics 2 + Grapple 1 = 7d(7+), vs Char2's\n"
+                             "  Athletics (Grapple), 4d(9+)\n"
+                             "  Dice: 7 8 9 1 2 3 4  Char2: 9 10 1 1  =>  3 hits: success (Effect 1, Degree of\n"
+                             "    Success 1; Char2: 2 hits at 9+, the TN) [code "})
+        data = RollEntry.objects.get().data
+        self.assertEqual((data["tn"], data["other"]), (2, {"name": "Char2", "dice": [9, 10, 1, 1], "threshold": 9,
+                                                           "hits": 2}))
+
+    def test_opposed_the_other_sides_missing_focus_adds_nothing(self):
+        self.char1.set_trait("athletics", 1)
+        self.char1.add_specialty("athletics", "Grapple")
+        # Char2: Strength 1 (10+), Athletics 0, no Grapple: 1 die.
+        out = self.do(CmdRoll, "Athletics (Grapple):Athletics (Grapple) Char2", [7] * 6 + [10])
+        self.assertIn("vs Char2's Athletics (Grapple), 1d(10+)", " ".join(out.split()))
+
+    def test_private_roll_against_a_target(self):
+        out = self.do(CmdRoll, "/private STR:EVA Char2", [7, 7, 1, 1],
+                      {self.char1: "[Private roll] Char rolls Strength 4 = 4d(7+), vs Char2's Evasion 2"})
+        self.assertIn("(private: shown to Char, staff)", out)
+        self.assertTrue(RollEntry.objects.get().private)
+
+
+class TestDamage(DiceCheckTest):
+    def test_damage_effect_becomes_wounds_on_the_targets_sheet(self):
+        self.do(CmdRoll, "/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1],
+                {self.char2: "[Roll] Char rolls 6d(6+), vs Char2's Hardness 1\n"
+                             "  Dice: 6 6 6 6 1 1  =>  4 hits: success (Effect 3, Degree of Success 2: 3\n"
+                             "    wounds)\n"
+                             "  Wounds: Char2 takes 3: 0 -> 3 of 10. [code "})
+        self.assertEqual(self.char2.sheet_values["wounds"], 3)
+        roll = RollEntry.objects.get(action=False)
+        change = RollEntry.objects.get(action=True)
+        self.assertEqual(roll.data["wounds"], 3)
+        self.assertEqual((change.kind, change.parent, change.subject, change.details),
+                         ("wounds", roll, self.char2, {"before": 0, "after": 3, "dealt": 3}))
+        self.assertEqual(change.summary, f"Wounds 0 -> 3 (3 dealt by {roll.code})")
+
+    def test_wounds_stop_at_the_end_of_the_track(self):
+        self.char2.set_trait("wounds", 9)
+        out = self.do(CmdRoll, "/damage 4d(6+):HAR Char2", [6, 6, 6, 6])
+        self.assertIn("Wounds: Char2 takes 3: 9 -> 10 of 10 (the track is full).", out)
+        self.assertEqual(self.char2.sheet_values["wounds"], 10)
+
+    def test_a_failed_damage_check_deals_none(self):
+        self.do(CmdRoll, "/damage 2d(6+):HAR Char2", [1, 1], "[Roll] Char rolls 2d(6+), vs Char2's Hardness 1\n"
+                                                             "  Dice: 1 1  =>  0 hits: failure (botch margin 1)")
+        self.assertEqual(self.char2.sheet_values["wounds"], 0)
+        self.assertFalse(RollEntry.objects.filter(action=True).exists())
+
+    def test_damage_against_a_plain_tn_names_no_one(self):
+        out = self.do(CmdRoll, "/damage 6d(6+):2", [6, 6, 6, 6, 1, 1])
+        self.assertIn("Wounds: no target named, so none are applied.", out)
+        self.assertFalse(RollEntry.objects.filter(action=True).exists())
+
+    def test_damage_is_not_opposed(self):
+        self.refused(CmdRoll, "/damage STR:STR Char2", "A damage check is rolled against a TN or a defence")
+
+
+class TestRefusals(DiceCheckTest):
+    def test_the_target_must_be_here_and_someone_else(self):
+        self.refused(CmdRoll, "STR:EVA Char", "Name someone else: you cannot check against yourself.")
+        self.refused(CmdRoll, "STR:EVA Nobody", "There is no character called 'Nobody' here.")
+        self.char2.location = self.room2
+        self.refused(CmdRoll, "STR:EVA Char2", "There is no character called 'Char2' here.")
+        self.assertFalse(RollEntry.objects.exists())
+
+    def test_a_defence_needs_a_target_and_a_number_needs_none(self):
+        self.refused(CmdRoll, "STR:EVA", "Name whose Evasion you roll against: STR:EVA <target>")
+        self.refused(CmdRoll, "STR:3 Char2", "A TN of 3 needs no target: drop 'Char2'.")
+
+    def test_a_focus_you_lack(self):
+        self.char1.set_trait("swords", 1)
+        self.refused(CmdRoll, "Swords (Cut):EVA Char2", "You have no Swords Focus 'Cut'.")
+
+    def test_check_takes_no_sheet(self):
+        self.refused(CmdCheck, "STR:3", "'STR' is on a sheet; only static checks like 12d(6+):3")
+
+    def test_request_still_waiting_for_its_target_is_refused_by_the_system(self):
+        from rules.dicecheck_system import SYSTEM
+
+        request = SYSTEM.parse("12d(6+):EVA Bob")
+        self.assertIsInstance(request, RollRequest)
+        self.assertEqual((request.get("needs_target"), request.get("target_name")), ("evasion", "Bob"))
+
+    def test_help_gives_the_system_syntax(self):
+        text = CmdRoll().get_help(self.char1, None)
+        self.assertIn("In this game (The Dice Check):", text)
+        self.assertIn("+roll Athletics (Grapple):Athletics (Grapple) <target>", text)
+        self.assertIn("+roll/damage 6d(6+):HAR <target>", text)
+        self.assertIn("+odds Athletics (Grapple):Athletics (Grapple) <target>", CmdOdds().get_help(self.char1, None))
+
+
+class TestOdds(DiceCheckTest):
+    def test_attribute_odds(self):
+        out = self.call(CmdOdds(), "STR:3", "[Odds] Strength 4 = 4d(7+), vs TN 3\n  success    17.9%\n"
+                                            "  failure    69.1%\n  big botch  13.0%")
+        # 4 dice at 7+ (p = 2/5): 3 or more hits = 4*(2/5)^3*(3/5) + (2/5)^4 = 112/625.
+        self.assertEqual(dicecheck.odds(4, 7, 3)["success"], Fraction(112, 625))
+        self.assertIn("by Degree of Success: DoS 1 17.9%", out)
+
+    def test_against_a_targets_evasion(self):
+        self.call(CmdOdds(), "STR:EVA Char2", "[Odds] Strength 4 = 4d(7+), vs Char2's Evasion 2\n  success    52.5%")
+
+    def test_opposed_odds_are_the_exact_opposed_chances(self):
+        self.char2.set_trait("strength", 3)
+        out = self.call(CmdOdds(), "STR:STR Char2", "[Odds] Strength 4 = 4d(7+), vs Char2's Strength, 3d(7+)")
+        exact = dicecheck.opposed_odds(4, 7, 3, 7)
+        shown = dict(line.rsplit(None, 1) for line in out.split("\n")[1:4])
+        self.assertEqual(shown, {f"  {key.replace('_', ' ')}": f"{float(exact[key]) * 100:.1f}%"
+                                 for key in ("success", "big_botch")} | {"  failure": shown["  failure"]})
+        # A big botch needs a margin of 3: no hit of 4 dice, all 3 of theirs hit.
+        self.assertEqual(exact["big_botch"], Fraction(3, 5) ** 4 * Fraction(2, 5) ** 3)
+
+
+    def test_odds_refuse_a_target_elsewhere(self):
+        self.refused(CmdOdds, "STR:EVA Nobody", "There is no character called 'Nobody' here.")
+
+
+class TestWing(DiceCheckTest):
+    def test_the_wing_is_found_and_has_no_commands_of_its_own(self):
+        from commands.dice_base import dice_wing
+        from commands.dicecheck.wing import WING
+
+        self.assertIs(dice_wing(), WING)
+        self.assertIsNone(WING.cmdset)
+
+    def test_a_request_without_a_target_goes_on_unchanged(self):
+        from commands.dicecheck.wing import WING
+        from rules.dicecheck_system import SYSTEM
+
+        request = SYSTEM.parse("12d(6+):3")
+
+        class Cmd:
+            caller = self.char1
+
+        self.assertIs(WING.prepare_request(Cmd(), request, None), request)
+
+
+class TestHostileNames(DiceCheckTest):
+    def test_a_target_name_with_markup_stays_inert(self):
+        # The system drops "|" from a name as typed (rules.dicecheck_system): a prefix finds
+        # the character; the roll line shows the name without it, the wounds line as it is.
+        odd = self.make_character("Bo|rb")
+        odd.set_trait("hardness", 0)
+        out = self.do(CmdRoll, "/damage 1d(6+):HAR Bo", [6], noansi=False)
+        self.assertIn("vs Borb's Hardness 0", out)
+        self.assertIn("Bo|rb takes 1: 0 -> 1 of 10.", out)  # shown as typed, not red
+        self.assertNotIn("\x1b[31m", out)
+        self.assertEqual(odd.sheet_values["wounds"], 1)

@@ -1,0 +1,55 @@
+"""
+What a newcomer sees first: the home page (game/web/templates/website/index.html), the
+connection screen (game/server/conf/connection_screens.py) and Limbo's description
+(game/server/conf/at_initial_setup.py).
+"""
+
+import re
+from unittest.mock import patch
+
+import pytest
+from django.conf import settings
+from evennia.utils import ansi
+from evennia.utils.test_resources import EvenniaTest
+
+
+@pytest.mark.django_db
+def test_home_page_presents_the_game(client):
+    page = client.get("/").content.decode()
+    assert "Welcome to Evennia" not in page
+    assert settings.SERVERNAME in page
+    assert "Vampire: The Masquerade 5th edition" in page
+    ports = re.findall(r'class="telnet-port">(\d+)<', page)
+    assert ports == [str(port) for port in settings.TELNET_PORTS]
+    assert 'href="/webclient/"' in page
+    assert 'href="/rolls/"' in page
+    assert "help dice" in page
+
+
+def test_connection_screen_is_the_game():
+    from server.conf.connection_screens import CONNECTION_SCREEN
+
+    screen = ansi.strip_ansi(CONNECTION_SCREEN)
+    assert f"Welcome to {settings.SERVERNAME}!" in screen
+    assert "create <username> <password>" in screen
+    assert "connect <username> <password>" in screen
+    assert "help dice" in screen
+    assert max(len(line) for line in screen.splitlines()) <= 78
+
+
+class TestLimbo(EvenniaTest):
+    def test_evennia_text_is_replaced_once_and_a_builders_is_kept(self):
+        from evennia.server.initial_setup import LIMBO_DESC as EVENNIA_DESC
+
+        from server.conf import at_initial_setup as setup
+
+        limbo = self.room1  # the test's #2-like room: point the lookup at it
+        limbo.db.desc = str(EVENNIA_DESC).strip()
+        with patch.object(setup, "_limbo", lambda: limbo):
+            setup.at_initial_setup()
+            assert limbo.db.desc == setup.LIMBO_DESC
+            assert "help dice" in limbo.db.desc
+            assert setup.describe_limbo() is False  # already ours
+            limbo.db.desc = "A builder's own Limbo."
+            assert setup.describe_limbo() is False
+            assert limbo.db.desc == "A builder's own Limbo."

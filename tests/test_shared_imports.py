@@ -1,0 +1,31 @@
+"""The shared command modules, the display and the roll log import no `rules.v5*` module."""
+
+import ast
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHARED = ["commands/rolls.py", "commands/odds.py", "commands/sheet.py", "commands/dice_base.py",
+          "commands/dice_display.py", "commands/rolllog.py", "commands/default_cmdsets.py", "commands/pending.py",
+          "typeclasses/characters.py", "rules/display.py", "rules/systems.py",
+          *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rolllog").rglob("*.py"))]
+
+
+def imported(path):
+    names = []
+    for node in ast.walk(ast.parse((ROOT / path).read_text())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ("." * node.level) + (node.module or "")
+            names += [base] + [f"{base}.{alias.name}" for alias in node.names]
+    return names
+
+
+@pytest.mark.parametrize("path", [p for p in SHARED if (ROOT / p).exists()])
+def test_no_v5_import(path):
+    bad = [name for name in imported(path)
+           if name.startswith(("rules.v5", "commands.v5", ".v5")) or name in ("rules.v5", "rules..v5")
+           or name.split(".")[-1].startswith("v5") and not name.startswith("..")]
+    assert bad == [], f"{path} imports {bad}"

@@ -1,0 +1,79 @@
+"""
+`create` at the login screen (commands/unloggedin.py): the [Y]/N confirmation names the account
+but never shows the password back; the rest is Evennia's stock command.
+"""
+
+from unittest.mock import Mock
+
+import pytest
+from evennia.utils.test_resources import EvenniaCommandTest
+
+STOCK = ("You want to create an account '{name}' with password '{password}'."
+         "\nIs this what you intended? [Y]/N?")
+
+
+@pytest.mark.parametrize("password", [
+    "hunter22", "pass word", "it's'.", "a'. b'", "'", ".'.\t", "with password 'x'",
+])
+def test_hide_password_removes_any_password(db, password):
+    # commands.unloggedin imports Evennia's login commands, which read the database on import.
+    from commands.unloggedin import hide_password
+
+    prompt = STOCK.format(name="Anna", password=password)
+    assert hide_password(prompt) == ("You want to create an account 'Anna'."
+                                     "\nIs this what you intended? [Y]/N?")
+
+
+def test_hide_password_with_a_hostile_name(db):
+    from commands.unloggedin import hide_password
+
+    # A name that imitates the clause: everything up to the real clause's end goes, so the
+    # password still never shows.
+    prompt = STOCK.format(name="x' with password 'y", password="s3cret")
+    assert "s3cret" not in hide_password(prompt)
+
+
+class TestCreate(EvenniaCommandTest):
+    def run_create(self, args, answer):
+        """(the prompt shown, what the session was told after `answer`)."""
+        from commands.unloggedin import CmdUnconnectedCreate
+
+        session = Mock(address="127.0.0.1")
+        cmd = CmdUnconnectedCreate()
+        cmd.caller, cmd.args, cmd.cmdname = session, args, "create"
+        steps = cmd.func()
+        prompt = next(steps)
+        with pytest.raises(StopIteration):
+            steps.send(answer)
+        told = [call.args[0] for call in session.msg.call_args_list]
+        return prompt, told
+
+    def test_prompt_has_no_password(self):
+        prompt, told = self.run_create("Newcomer Sekrit99pw", "n")
+        assert prompt == "You want to create an account 'Newcomer'.\nIs this what you intended? [Y]/N?"
+        assert told == ["Aborted. If your user name contains spaces, surround it by quotes."]
+
+    def test_quoted_password_with_spaces(self):
+        prompt, _ = self.run_create('"Ann Lee" "my pass phrase"', "n")
+        assert "pass" not in prompt.replace("create", "")
+        assert "Ann" in prompt
+
+    def test_yes_creates_the_account(self):
+        from evennia.accounts.models import AccountDB
+
+        prompt, told = self.run_create("Freshface Sekrit99pw", "y")
+        assert "Sekrit99pw" not in prompt
+        account = AccountDB.objects.get(username="Freshface")
+        assert account.check_password("Sekrit99pw")
+        assert told[-1].startswith("A new account 'Freshface' was created. Welcome!")
+        assert all("Sekrit99pw" not in line for line in told)
+
+    def test_registered_at_the_login_screen(self):
+        from commands.default_cmdsets import UnloggedinCmdSet
+        from commands.unloggedin import CmdUnconnectedCreate
+
+        cmdset = UnloggedinCmdSet()
+        cmdset.at_cmdset_creation()
+        create = [cmd for cmd in cmdset.commands if cmd.key == "create"]
+        assert len(create) == 1 and type(create[0]) is CmdUnconnectedCreate
+        assert set(create[0].aliases) >= {"cre", "cr"}
