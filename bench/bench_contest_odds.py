@@ -18,43 +18,21 @@ runs timed with time.perf_counter.
 """
 
 import os
-import statistics
 import sys
-import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import icepool  # noqa: E402
 
+from bench._timing import median_ms, print_header  # noqa: E402
+from bench._v5_icepool import Tally, merged_d10  # noqa: E402
 from rules import v5_contest_odds  # noqa: E402
 from rules.v5_contest_odds import KEYS, contest_odds  # noqa: E402
 
 QUERIES = ((50, 5, 50, 5), (50, 5, 50, 0), (50, 2, 30, 4), (20, 5, 15, 2), (6, 2, 6, 0))
 OUR_REPEATS = 51
 ICEPOOL_REPEATS = 3
-
-
-class Tally(icepool.MultisetEvaluator):
-    """(dice showing 6-9, dice showing 10, a Hunger die shows 1, a Hunger die shows 10)."""
-
-    def next_state(self, state, order, outcome, regular, hunger=0):
-        six_to_nine, tens, one, ten = state or (0, 0, False, False)
-        if outcome == 10:
-            tens += regular + hunger
-            ten = ten or hunger > 0
-        elif outcome >= 6:
-            six_to_nine += regular + hunger
-        elif outcome == 1:
-            one = one or hunger > 0
-        return six_to_nine, tens, one, ten
-
-    def final_outcome(self, final_state, order, outcomes, *sizes):
-        return final_state or (0, 0, False, False)
-
-
-def merged_d10():
-    return icepool.Die({1: 1, 2: 4, 6: 4, 10: 1})  # 1, 2-5, 6-9, 10
 
 
 def icepool_side(pool, hunger):
@@ -85,22 +63,8 @@ def clear_our_caches():
     v5_contest_odds._binomial.cache_clear()
 
 
-def median_ms(call, repeats, before=None):
-    times = []
-    for _ in range(repeats):
-        if before:
-            before()
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
 def main():
-    print(
-        f"V5 contest odds: rules.v5_contest_odds vs icepool {icepool.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs; medians of {OUR_REPEATS} (ours) / {ICEPOOL_REPEATS} (icepool) runs, ms per query"
-    )
+    print_header("V5 contest odds: rules.v5_contest_odds", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query (pool, Hunger vs pool, Hunger)':<38} {'ours cold':>9} {'ours warm':>9} {'icepool':>9}")
     for query in QUERIES:
         assert contest_odds(*query) == icepool_contest(*query), query

@@ -16,15 +16,14 @@ time.perf_counter.
 """
 
 import os
-import statistics
 import sys
-import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import icepool  # noqa: E402
 
+from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
 from rules import seyruun  # noqa: E402
 
 DIFFICULTIES = (1, 3, 5, 10, 20)
@@ -79,29 +78,12 @@ def recount_ours():
     seyruun._TABLES = tuple(seyruun._count(n) for n in range(seyruun.MAX_ROLLED + 1))
 
 
-def median_ms(call, repeats, before=None):
-    times = []
-    for _ in range(repeats):
-        if before:
-            before()
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
-def row(label, ours_cold, ours_warm, ice_cold, ice_warm):
-    print(
-        f"{label:<16} {ours_cold:9.3f} {ours_warm:9.3f} {ice_cold:12.3f} {ice_warm:12.3f}"
-        f"   cold {ice_cold / ours_cold:6.0f}x faster than icepool, warm {ice_warm / ours_warm:6.0f}x"
-    )
+def row(label, *figures):
+    print_cold_warm_row(label, figures, label_width=16, icepool_spec="12.3f", ratio_width=6)
 
 
 def main():
-    print(
-        f"Seyruun exact odds: rules.seyruun vs icepool {icepool.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs; medians of {OUR_REPEATS} (ours) / {ICEPOOL_REPEATS} (icepool) runs, ms per query"
-    )
+    print_header("Seyruun exact odds: rules.seyruun", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query':<16} {'ours cold':>9} {'ours warm':>9} {'icepool cold':>12} {'icepool warm':>12}")
     queries = [(10, d) for d in DIFFICULTIES] + [(0, 1)]
     for dice, d in queries:

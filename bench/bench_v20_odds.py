@@ -16,14 +16,13 @@ them. Each figure is the median of several runs timed with time.perf_counter.
 """
 
 import os
-import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import icepool  # noqa: E402
 
+from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
 from rules import v20  # noqa: E402
 
 POOL = 50
@@ -62,22 +61,8 @@ def icepool_odds(pool, difficulty, specialty, willpower, warm):
 # ---------------------------------------------------------------- timing
 
 
-def median_ms(call, repeats, before=None):
-    times = []
-    for _ in range(repeats):
-        if before:
-            before()
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
 def main():
-    print(
-        f"V20 exact odds: rules.v20.odds vs icepool {icepool.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs; medians of {OUR_REPEATS} (ours) / {ICEPOOL_REPEATS} (icepool) runs, ms per query"
-    )
+    print_header("V20 exact odds: rules.v20.odds", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query':<30} {'ours cold':>9} {'ours warm':>9} {'icepool cold':>12} {'icepool warm':>12}   ratio (icepool / ours)")
     rows = []
     for difficulty in range(2, 11):
@@ -93,11 +78,7 @@ def main():
                 )
                 label = f"odds(50, {difficulty}, spec={int(specialty)}, wp={int(willpower)})"
                 rows.append((label, figures))
-                ours_cold, ours_warm, ice_cold, ice_warm = figures
-                print(
-                    f"{label:<30} {ours_cold:9.3f} {ours_warm:9.3f} {ice_cold:12.1f} {ice_warm:12.1f}"
-                    f"   cold {ice_cold / ours_cold:5.0f}x, warm {ice_warm / ours_warm:5.0f}x"
-                )
+                print_cold_warm_row(label, figures, label_width=30, icepool_spec="12.1f", ratio_width=5, note="")
     label, (ours_cold, ours_warm, ice_cold, ice_warm) = max(rows, key=lambda row: row[1][0])
     print(
         f"slowest (ours, cold): {label}: {ours_cold:.3f} ms cold, {ours_warm:.3f} ms warm; "

@@ -18,14 +18,15 @@ timed with time.perf_counter.
 
 import os
 import random
-import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import icepool  # noqa: E402
 
+from bench import _v5_icepool  # noqa: E402
+from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
+from bench._v5_icepool import merged_d10  # noqa: E402
 from rules import v5, v5_odds  # noqa: E402
 
 DIFFICULTIES = (0, 3, 6, 10, 20, 40)
@@ -36,8 +37,8 @@ ICEPOOL_REPEATS = 5
 # ---------------------------------------------------------------- the icepool baseline
 
 
-class Tally(icepool.MultisetEvaluator):
-    """(dice showing 6-9, dice showing 10, a Hunger die shows 1, a Hunger die shows 10)."""
+class Tally(_v5_icepool.Tally):
+    """The shared tally, its cache between evaluations kept (warm) or not (cold)."""
 
     def __init__(self, cache=True):
         self._cache_key = Tally if cache else icepool.NoCache
@@ -45,24 +46,6 @@ class Tally(icepool.MultisetEvaluator):
     @property
     def next_state_key(self):
         return self._cache_key
-
-    def next_state(self, state, order, outcome, regular, hunger=0):
-        six_to_nine, tens, one, ten = state or (0, 0, False, False)
-        if outcome == 10:
-            tens += regular + hunger
-            ten = ten or hunger > 0
-        elif outcome >= 6:
-            six_to_nine += regular + hunger
-        elif outcome == 1:
-            one = one or hunger > 0
-        return six_to_nine, tens, one, ten
-
-    def final_outcome(self, final_state, order, outcomes, *sizes):
-        return final_state or (0, 0, False, False)
-
-
-def merged_d10():
-    return icepool.Die({1: 1, 2: 4, 6: 4, 10: 1})  # 1, 2-5, 6-9, 10
 
 
 WARM = {"die": merged_d10(), "tally": Tally(cache=True)}
@@ -131,29 +114,12 @@ def clear_our_caches():
         cached.cache_clear()
 
 
-def median_ms(call, repeats, before=None):
-    times = []
-    for _ in range(repeats):
-        if before:
-            before()
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
-def row(label, ours_cold, ours_warm, ice_cold, ice_warm):
-    print(
-        f"{label:<22} {ours_cold:9.3f} {ours_warm:9.3f} {ice_cold:11.1f} {ice_warm:11.1f}"
-        f"   cold {ice_cold / ours_cold:7.0f}x faster than icepool, warm {ice_warm / ours_warm:7.0f}x"
-    )
+def row(label, *figures):
+    print_cold_warm_row(label, figures, label_width=22, icepool_spec="11.1f", ratio_width=7)
 
 
 def main():
-    print(
-        f"V5 exact odds: rules.v5_odds vs icepool {icepool.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs; medians of {OUR_REPEATS} (ours) / {ICEPOOL_REPEATS} (icepool) runs, ms per query"
-    )
+    print_header("V5 exact odds: rules.v5_odds", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query':<22} {'ours cold':>9} {'ours warm':>9} {'icepool cold':>11} {'icepool warm':>11}")
     for d in DIFFICULTIES:
         assert v5_odds.odds(50, 5, d) == icepool_odds(50, 5, d, warm=False), d

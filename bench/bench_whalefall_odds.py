@@ -14,15 +14,14 @@ median of several runs timed with time.perf_counter.
 """
 
 import os
-import statistics
 import sys
-import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import icepool  # noqa: E402
 
+from bench._timing import median_ms, print_header, print_uncached_row  # noqa: E402
 from rules import whalefall  # noqa: E402
 
 POOL = 50
@@ -47,20 +46,8 @@ def icepool_odds(pool, target, needed, sides, warm):
     }
 
 
-def median_ms(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
-
-
 def main():
-    print(
-        f"Whalefall exact odds: rules.whalefall vs icepool {icepool.__version__}, Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs; medians of {OUR_REPEATS} (ours) / {ICEPOOL_REPEATS} (icepool) runs, ms per query"
-    )
+    print_header("Whalefall exact odds: rules.whalefall", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query':<26} {'ours':>8} {'icepool cold':>12} {'icepool warm':>12}")
     for target, needed, sides in QUERIES:
         ours = whalefall.odds(POOL, target, needed, sides)
@@ -69,10 +56,7 @@ def main():
         mine = median_ms(lambda: whalefall.odds(POOL, target, needed, sides), OUR_REPEATS)
         cold = median_ms(lambda: icepool_odds(POOL, target, needed, sides, warm=False), ICEPOOL_REPEATS)
         warm = median_ms(lambda: icepool_odds(POOL, target, needed, sides, warm=True), ICEPOOL_REPEATS)
-        print(
-            f"{f'odds({POOL}, {target}, {needed}, sides={sides})':<26} {mine:8.3f} {cold:12.2f} {warm:12.2f}"
-            f"   {cold / mine:6.0f}x faster than icepool cold, {warm / mine:6.0f}x warm"
-        )
+        print_uncached_row(f"odds({POOL}, {target}, {needed}, sides={sides})", 26, mine, cold, warm)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from .dice_base import dice_wing
 from .help import CmdHelp
 from .nospoof import CmdNospoof
 from .ooc import CmdOOC, CmdUnpuppet
+from .fairness import CmdDice
 from .odds import CmdOdds
 from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
@@ -29,6 +30,7 @@ class DiceCmdSet(CmdSet):
             CmdSheet, CmdStat, CmdApprove,  # the sheet
             CmdRoll, CmdCheck,  # rolls
             CmdOdds, CmdRolls,  # odds and the record
+            CmdDice,  # +dice/fairness
         ):
             self.add(command())
         wing = dice_wing()

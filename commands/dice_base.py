@@ -11,10 +11,8 @@ lives here, and no system's words: a system's own commands and its extras to the
 import importlib
 import re
 
-from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
 
-from rules import systems
 from rules.errors import DiceError
 
 from rules.display import escape as _escape
@@ -143,66 +141,8 @@ def is_staff(obj):
     return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
 
 
-class _Settings:
-    """The game's settings as the mapping `System.configure` reads (upper-case names only)."""
-
-    def get(self, name, default=None):
-        return getattr(settings, name, default) if name.isupper() else default
-
-    def __getitem__(self, name):
-        if not name.isupper() or not hasattr(settings, name):
-            raise KeyError(name)
-        return getattr(settings, name)
-
-    def __contains__(self, name):
-        return name.isupper() and hasattr(settings, name)
-
-    def keys(self):
-        return [name for name in dir(settings) if name.isupper()]
-
-
-def system_key():
-    return str(getattr(settings, "DICE_SYSTEM", systems.DEFAULT_SYSTEM) or systems.DEFAULT_SYSTEM).strip().lower()
-
-
-def dice_system():
-    """The configured `rules.engine.System` (built once from the settings; see `rules.systems`)."""
-    return systems.configure(system_key(), _Settings())
-
-
-def check_configured_system():
-    """
-    At server start: the configured system, or the start refused with a clear message (an
-    unknown `DICE_SYSTEM`, a system not installed, a bad setting such as V5_BESTIAL_FAILURE).
-    """
-    from django.core.exceptions import ImproperlyConfigured
-
-    try:
-        return dice_system()
-    except DiceError as err:
-        message = (f"DICE_SYSTEM={system_key()!r} cannot be used: {err} "
-                   f"Set DICE_SYSTEM (settings or environment) to one of: {', '.join(systems.installed())}.")
-        try:
-            from evennia.utils import logger
-
-            logger.log_err(message)
-        except Exception:  # noqa: BLE001 - the refusal below is what matters
-            pass
-        raise ImproperlyConfigured(message) from None
-
-
-def _settings_changed(**kwargs):
-    # `override_settings(DICE_SYSTEM=...)` in tests: the next roll builds the system again.
-    if kwargs.get("setting", "").isupper():
-        systems.reset()
-
-
-try:
-    from django.test.signals import setting_changed
-
-    setting_changed.connect(_settings_changed, dispatch_uid="dice_system_settings")
-except ImportError:  # pragma: no cover - Django always has it
-    pass
+# The configured system lives below the commands (the typeclasses and the web pages use it too).
+from typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- wings

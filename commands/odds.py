@@ -30,9 +30,11 @@ class CmdOdds(DiceCommand):
     Usage:
       +odds <pool> [vs <target>]
 
-    Computes, exactly (by counting, not by simulation), the chance of each
-    outcome of the roll, each once, adding up to 100%. A pool with traits
-    uses your sheet, as +roll does.
+    The exact chance (by counting, not simulation) of each outcome of the
+    roll, each once, adding up to 100%. Traits come from your sheet, as
+    for +roll. Nothing is rolled.
+
+    See also: help +roll.
     """
 
     key = "+odds"
@@ -51,7 +53,10 @@ class CmdOdds(DiceCommand):
     def parse(self):
         system, wing = self.system_parts()
         if system is not None:
-            self.switch_options = tuple(wing.odds_switches)
+            # The system's own roll switches change the odds too (V20 /spec and /willpower);
+            # the wing's are its own +odds extras (V5 /reroll, /contest).
+            self.switch_options = tuple(wing.odds_switches) + tuple(
+                name for name in system.roll_switches if name not in wing.odds_switches)
             self.usage = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
         super().parse()
 
@@ -60,7 +65,9 @@ class CmdOdds(DiceCommand):
         system, wing = self.system_parts()
         if system is None:
             return text
-        parts = [text.rstrip(), f"In this game ({system.title}):\n  {self.usage}"]
+        # `help +odds` asks a command object that never parsed: the usage comes from the system.
+        usage = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
+        parts = [text.rstrip(), f"In this game ({system.title}):\n  {usage}"]
         if wing.odds_help:
             parts.append(wing.odds_help.rstrip())
         return "\n\n".join(parts)
@@ -76,7 +83,8 @@ class CmdOdds(DiceCommand):
         text, _ = split_comment(self.args)
         roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
         text, roller = wing.prepare_odds(self, text, roller)
-        request = system.parse(text, frozenset(), roller=roller)
+        options = frozenset(name for name in self.switches if name in system.roll_switches)
+        request = system.parse(text, options, roller=roller)
         request = wing.prepare_request(self, request, roller)
         wing.before_odds(self, request, roller)
         self.msg(format_odds(system.odds(request, roller), width=width_of(caller)))

@@ -88,13 +88,8 @@ class CmdRolls(DiceCommand):
       private - only private rolls
       here    - only what happened in this room
 
-    Every roll, every later change to a roll (a Willpower reroll, a contest
-    answer) and every staff change to a sheet is stored on the roll log with
-    a verification code. Staff see the whole log, newest first, 15 entries
-    to a page, two lines each (a list taller than your screen is paged); name a character to see what was rolled by or for them.
-    Players see their own rolls (+rolls and +rolls/mine are the same for
-    them). +roll/verify <code> shows one entry in full. The log is also on
-    the game's website, at /rolls/.
+    Staff see the whole log, newest first, 15 entries a page; players see
+    their own rolls. +roll/verify <code> shows one entry in full.
 
     Examples:
       +rolls
@@ -102,6 +97,8 @@ class CmdRolls(DiceCommand):
       +rolls Alice=2
       +rolls/private/here
       +rolls/mine
+
+    See also: help the roll log, help verifying rolls.
     """
 
     key = "+rolls"

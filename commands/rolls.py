@@ -63,24 +63,18 @@ class CmdRoll(DiceCommand):
 
     Usage:
       +roll <pool> [vs <target>] [# <comment>]
-      +roll/private <pool> [vs <target>][=<name>, <name>...] [# <comment>]
+      +roll/private <pool> [vs <target>][=<name>, ...] [# <comment>]
       +roll/verify <code>
 
     Switches:
-      private   - show the roll only to yourself, the characters named
-                  after = (they must be here; at most 10) and staff in
-                  the room
-      verify    - show the stored roll with that verification code
+      private - shown only to you, those named after = (here, at most
+                10) and staff in the room
+      verify  - show the stored roll with that verification code
 
-    A pool adds your traits and numbers: full names, standard
-    abbreviations (str, dex, int, ...) or unique prefixes. The room sees
-    the pool with each trait's value, the dice, the score and the outcome.
+    Examples:
+      +roll/verify ABCD2345   (this game's own examples are below)
 
-    Every roll is stored on the roll log and its last line ends with a
-    verification code, e.g. [code ABCD2345]. Anyone can check a public roll
-    with +roll/verify <code> (any case); a private roll only shows to those
-    it was shown to and to staff. Anyone else gets "There is no such roll.",
-    just as for a code that does not exist. See also +rolls.
+    See also: help rolling in detail, help verifying rolls, help +rolls.
     """
 
     key = "+roll"
@@ -110,14 +104,19 @@ class CmdRoll(DiceCommand):
         super().parse()
 
     def get_help(self, caller, cmdset):
+        # `help +roll` asks a command object that never parsed: the usage comes from the system.
         text = super().get_help(caller, cmdset)
         system, wing = self.system_parts()
         if system is None:
             return text
-        parts = [text.rstrip(), f"In this game ({system.title}):\n  {self.usage}"]
-        for extra in (system.help, wing.roll_help):
-            if extra:
-                parts.append(extra.rstrip())
+        usage = system.check_usage if self.numbers_only else system.roll_usage
+        parts = [text.rstrip(), f"In this game ({system.title}):\n  {usage}"]
+        if wing.roll_help:
+            parts.append(wing.roll_help.rstrip())
+        # The system's rules of a roll are a help entry of their own (game/world/help_entries.py),
+        # so that this page fits one screen under every system.
+        if system.help:
+            parts.append(f"How rolls work here: help {system.key}.")
         return "\n\n".join(parts)
 
     # ------------------------------------------------------------ rolling
@@ -194,15 +193,16 @@ class CmdCheck(CmdRoll):
 
     Usage:
       +check <number> [vs <target>] [# <comment>]
-      +check/private <number> [vs <target>][=<name>, <name>...]
+      +check/private <number> [vs <target>][=<name>, ...]
 
     Switches:
-      private   - show the roll only to yourself, the characters named
-                  after = (they must be here) and staff in the room
-      verify    - show the stored roll with that verification code
+      private - as +roll/private
+      verify  - show the stored roll with that verification code
 
-    Like +roll, but with a plain number of dice (modifiers like 5+2 work)
-    instead of traits.
+    Examples:
+      +check 5+2   (like +roll, with a number of dice instead of traits)
+
+    See also: help +roll, help rolling in detail.
     """
 
     key = "+check"

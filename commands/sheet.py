@@ -73,12 +73,8 @@ class CmdStat(DiceCommand):
     Switches:
       remove - remove a Specialty
 
-    A trait is named in full, by its abbreviation or a unique prefix; a
-    value outside its range is refused (the traits and ranges of this
-    game's system are listed below).
-
-    You set your own sheet until staff approve it (+approve); then ask
-    staff. Staff can change any sheet at any time.
+    A trait is named in full, abbreviated or by a unique prefix; its
+    range is below. You set your sheet until staff approve it (+approve).
 
     Examples:
       +stat dexterity=3
@@ -137,14 +133,17 @@ class CmdStat(DiceCommand):
             value = whole_number(self.rhs, "The value must be a whole number", signed=True)
         else:
             value = reader(trait, self.rhs)
-        old = target.set_trait(trait, value)
-        # A staff-only trait's changes are logged under its own name ("hunger").
-        self._audit(target, trait if trait in sheet.staff_only else "stat",
-                    f"{trait.title()} set to {value} (was {old})")
-        whose = "Your" if target == caller else f"{escape(target.key)}'s"
-        self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
-        if target != caller:
-            target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
+        # A sheet may make more changes than the one asked for (`Sheet.changes`, in order).
+        changes = sheet.changes(trait, value, target.sheet_values) if hasattr(sheet, "changes") else {trait: value}
+        for trait, value in changes.items():
+            old = target.set_trait(trait, value)
+            # A staff-only trait's changes are logged under its own name ("hunger").
+            self._audit(target, trait if trait in sheet.staff_only else "stat",
+                        f"{trait.title()} set to {value} (was {old})")
+            whose = "Your" if target == caller else f"{escape(target.key)}'s"
+            self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
+            if target != caller:
+                target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
 
     def _audit(self, target, kind, description):
         """Staff changes to someone else's sheet, and every change of a staff-only trait, go on the log."""

@@ -50,7 +50,7 @@ from server.conf.inputfilter import clean_line
 SYSTEM_TAGS = (
     "Roll", "Private roll", "Contest", "Teamwork", "Rouse", "Verify", "Hunger", "Slake",
     "Willpower", "Odds", "Remorse", "Frenzy", "Extended", "Staff", "Record", "System",
-    "Partial", "Private contest", "Damage", "Heal", "Wounds", "Resist", "Reroll", "Fairness",
+    "Partial", "Private contest", "Contest odds", "Damage", "Heal", "Wounds", "Resist", "Reroll", "Fairness",
 )
 
 _TAG = re.compile(

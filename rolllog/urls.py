@@ -8,4 +8,6 @@ app_name = "rolllog"
 
 urlpatterns = [
     path("", views.roll_list, name="index"),
+    path("fairness/", views.fairness, name="fairness"),
+    path("odds/", views.odds, name="odds"),
 ]

@@ -80,6 +80,26 @@ def _row(entry, viewer):
     }
 
 
+MAX_NAMED = 200
+
+
+def _named(typed):
+    """
+    The entries by or for a character whose name contains `typed`.
+
+    **Ruling (issue 14, speed):** when characters that exist now match, their entries are
+    found by their links (indexed: `rolllog_character_created`, `rolllog_subject_created`),
+    renamed ones included; only when none does are the names stored on the log searched
+    (a deleted character, or one under a name it no longer has), which reads the whole log.
+    """
+    from evennia.objects.models import ObjectDB
+
+    ids = list(ObjectDB.objects.filter(db_key__icontains=typed).values_list("id", flat=True)[:MAX_NAMED])
+    if ids:
+        return Q(character_id__in=ids) | Q(subject_id__in=ids)
+    return Q(character_name__icontains=typed) | Q(subject_name__icontains=typed)
+
+
 @login_required
 def roll_list(request):
     account = request.user
@@ -90,7 +110,7 @@ def roll_list(request):
         code = codes.normalize(typed_code)
         query = query.filter(code=code) if code else query.none()
     if character:
-        query = query.filter(Q(character_name__icontains=character) | Q(subject_name__icontains=character))
+        query = query.filter(_named(character))
     query = query.select_related("parent").order_by("-created", "-id")
     rows, total, pages = api.page(query, _page_number(request.GET.get("page")), size=PER_PAGE)
     page = EntriesPage(rows, min(_page_number(request.GET.get("page")), pages), pages, total)
@@ -106,3 +126,98 @@ def roll_list(request):
         "total": total,
     }
     return render(request, "rolllog/roll_list.html", context)
+
+
+# ---------------------------------------------------------------- fairness and odds (issue 14)
+
+MAX_FAIRNESS_DAYS = 3650
+
+
+def _fairness_choices(account):
+    """(may see anyone, the characters offered in the filter as (id, name))."""
+    from evennia.objects.models import ObjectDB
+
+    staff = api.is_staff(account)
+    if staff:
+        from .models import RollFace
+
+        ids = RollFace.objects.exclude(character_id=None).values_list("character_id", flat=True).distinct()
+    else:
+        ids = api.own_character_ids(account)
+    named = ObjectDB.objects.filter(id__in=list(ids)[:MAX_NAMED]).order_by("db_key").values_list("id", "db_key")
+    return staff, list(named)
+
+
+@login_required
+def fairness(request):
+    """/rolls/fairness/: the fairness report (`rules.fairness`) with server-rendered SVG charts."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rules.fairness import fairness_report, svg_chart
+
+    from .fairness import face_counts
+
+    account = request.user
+    staff, choices = _fairness_choices(account)
+    allowed = {cid for cid, _ in choices}
+    chosen = _page_number(request.GET.get("character")) if request.GET.get("character") else None
+    refused = ""
+    if chosen is not None and not staff and chosen not in allowed:
+        refused, chosen = "You may see your own characters or the whole game.", None
+    days = None
+    typed_days = request.GET.get("days", "").strip()
+    if typed_days:
+        days = min(_page_number(typed_days), MAX_FAIRNESS_DAYS)
+    since = timezone.now() - timedelta(days=days) if days else None
+    tests = fairness_report(face_counts(character=chosen, since=since))
+    name = dict(choices).get(chosen, "") if chosen is not None else ""
+    context = {
+        "page_title": "Dice fairness",
+        "charts": [{"test": test, "svg": svg_chart(test)} for test in tests],
+        "choices": choices,
+        "chosen": chosen,
+        "name": name,
+        "days": days or "",
+        "refused": refused,
+        "staff": staff,
+    }
+    return render(request, "rolllog/fairness.html", context)
+
+
+@login_required
+def odds(request):
+    """/rolls/odds/: exact odds of a pool (and target) under the configured system, with a chart."""
+    from typeclasses.system import dice_system
+    from rules.charts import odds_svg
+    from rules.display import shares, strip_markup
+    from rules.errors import DiceError
+
+    system = dice_system()
+    pool = without_control(request.GET.get("pool", "")).strip()[:80]
+    target = without_control(request.GET.get("target", "")).strip()[:40]
+    view, error, rows, svg = None, "", [], ""
+    if pool:
+        text = f"{pool} vs {target}" if target else pool
+        try:
+            view = system.odds(system.parse(text, numbers_only=True))
+        except DiceError as err:
+            error = str(err)
+    if view is not None:
+        counts = shares([c.probability for c in view.chances])
+        rows = [{"label": c.label, "tone": c.tone, "percent": f"{n // 10}.{n % 10}%"}
+                for c, n in zip(view.chances, counts)]
+        svg = odds_svg(view.distribution, view.noun)
+    context = {
+        "page_title": "Dice odds",
+        "system_title": system.title,
+        "usage": strip_markup(system.roll_usage.replace("+roll", "+odds", 1)),
+        "pool": pool,
+        "target": target,
+        "view": view,
+        "rows": rows,
+        "svg": svg,
+        "error": error,
+    }
+    return render(request, "rolllog/odds.html", context)

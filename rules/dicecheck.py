@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .checks import check_faces, check_pool, is_int
 from .errors import DiceError
 from .pools import MAX_POOL
 from .randomness import roll_faces
@@ -96,13 +97,9 @@ class OpposedResult:
         return self.active.success
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def degree_of_success(effect):
     """DoS from Effect: 0-1 -> 1, 2-3 -> 2, 4-7 -> 3, 8-15 -> 4, 16-31 -> 5, doubling on."""
-    if not _is_int(effect) or effect < 0:
+    if not is_int(effect) or effect < 0:
         raise DiceError("Effect is a whole number, 0 or more.")
     # The bands double in width, so the degree is the bit length (with 0 in the first band).
     return max(1, effect.bit_length())
@@ -110,7 +107,7 @@ def degree_of_success(effect):
 
 def threshold_for_attribute(level):
     """The threshold of an Action or Attribute check from the Attribute level (1-11)."""
-    if _is_int(level):
+    if is_int(level):
         for highest, threshold in THRESHOLD_TABLE:
             if 1 <= level <= highest:
                 return threshold
@@ -118,23 +115,15 @@ def threshold_for_attribute(level):
 
 
 def check_threshold(threshold):
-    if not _is_int(threshold) or not 1 <= threshold <= SIDES:
+    if not is_int(threshold) or not 1 <= threshold <= SIDES:
         raise DiceError(f"A threshold is from 1+ to {SIDES}+.")
     return threshold
 
 
 def check_tn(tn):
-    if not _is_int(tn) or not 0 <= tn <= MAX_TN:
+    if not is_int(tn) or not 0 <= tn <= MAX_TN:
         raise DiceError(f"A target number is from 0 to {MAX_TN} hits.")
     return tn
-
-
-def check_pool(pool):
-    if not _is_int(pool) or pool < 0:
-        raise DiceError("A pool is a whole number of dice, 0 or more.")
-    if pool > MAX_POOL:
-        raise DiceError(f"That pool is {pool} dice; pools are limited to {MAX_POOL}.")
-    return pool
 
 
 def build_pool(attribute, training=0, focus=0, modifiers=()):
@@ -144,7 +133,7 @@ def build_pool(attribute, training=0, focus=0, modifiers=()):
     A total below 0 is 0 dice; above 50 it is refused.
     """
     parts = (attribute, training, focus, *modifiers)
-    if not all(_is_int(part) for part in parts):
+    if not all(is_int(part) for part in parts):
         raise DiceError("Pool parts are whole numbers of dice.")
     if min(attribute, training, focus) < 0:
         raise DiceError("Attribute dice, training and Focus are 0 or more.")
@@ -166,11 +155,7 @@ def evaluate(dice, threshold, tn, damage=False):
     """
     check_threshold(threshold)
     check_tn(tn)
-    dice = tuple(dice)
-    check_pool(len(dice))
-    for face in dice:
-        if not _is_int(face) or not 1 <= face <= SIDES:
-            raise DiceError(f"d10 faces are whole numbers from 1 to {SIDES}, not {face!r}.")
+    dice = check_faces(dice, SIDES, "d10 faces")
     hits = sum(1 for face in dice if face >= threshold)
     success = hits >= tn
     botch_margin = 0 if success else tn - hits

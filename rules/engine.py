@@ -307,6 +307,14 @@ class Sheet:
         """Refuse a value out of range with DiceError; return it."""
         raise NotImplementedError
 
+    def changes(self, trait, value, values):
+        """
+        Optional: every trait change `+stat <trait>=<value>` makes, in the order to apply them
+        (trait -> value; `trait` itself first). The default changes that trait alone; a sheet
+        may add consequences (V5: Stains past the empty Humanity boxes damage Willpower).
+        """
+        return {trait: value}
+
     def read_value(self, trait, typed):
         """
         Optional: a value as a player typed it for `+stat <trait>=<typed>`. The default reads

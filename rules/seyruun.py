@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 
+from .checks import is_int
 from .errors import DiceError
 from .pools import MAX_POOL
 from .randomness import roll_faces
@@ -86,7 +87,7 @@ OUTCOME_LABELS = {
 
 def _whole(value, what, low, high=None):
     """`value` if it is a whole number in low..high (high None: no upper bound)."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+    if not is_int(value) or value < low or (high is not None and value > high):
         span = f"from {low} to {high}" if high is not None else f"{low} or more"
         raise DiceError(f"{what} must be a whole number {span}, not {value!r}.")
     return value
@@ -98,7 +99,7 @@ def check_difficulty(difficulty):
 
 def check_pool_size(dice):
     """A pool size after modifiers: any whole number up to 50 (0 or less is a chance die)."""
-    if not isinstance(dice, int) or isinstance(dice, bool):
+    if not is_int(dice):
         raise DiceError(f"A pool must be a whole number of dice, not {dice!r}.")
     if dice > MAX_POOL:
         raise DiceError(f"That pool is {dice} dice; pools are limited to {MAX_POOL}.")
@@ -353,7 +354,7 @@ def build_pool(
         _whole(bonus, "A bonus", 0)
     penalties = tuple(penalties)
     for penalty in penalties:
-        if not isinstance(penalty, int) or isinstance(penalty, bool):
+        if not is_int(penalty):
             raise DiceError(f"A penalty must be a whole number of dice, not {penalty!r}.")
     if not isinstance(willpower, bool):
         raise DiceError("Willpower is either spent or not.")

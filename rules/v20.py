@@ -60,6 +60,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
+from .checks import is_int
 from .errors import DiceError
 from .pools import MAX_POOL
 from .randomness import roll_faces
@@ -96,18 +97,14 @@ ABILITY_CATEGORIES = ("talent", "skill", "knowledge")
 # ---------------------------------------------------------------- checks
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_difficulty(difficulty):
-    if not _is_int(difficulty) or not MIN_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:
+    if not is_int(difficulty) or not MIN_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:
         raise DiceError(f"Difficulty is a number from {MIN_DIFFICULTY} to {MAX_DIFFICULTY}, not {difficulty!r}.")
     return difficulty
 
 
 def check_pool(pool):
-    if not _is_int(pool):
+    if not is_int(pool):
         raise DiceError(f"A pool is a whole number of dice, not {pool!r}.")
     if pool < 1:
         raise DiceError(f"A pool of {pool} dice cannot be attempted: no dice are left to roll.")
@@ -119,7 +116,7 @@ def check_pool(pool):
 def check_faces(dice):
     faces = tuple(dice)
     for face in faces:
-        if not _is_int(face) or not 1 <= face <= 10:
+        if not is_int(face) or not 1 <= face <= 10:
             raise DiceError(f"Die faces are whole numbers from 1 to 10, not {face!r}.")
     if not faces:
         raise DiceError("A roll needs at least one die.")
@@ -137,14 +134,14 @@ def _check_flag(value, name):
 def clamp_difficulty(base, modifier=0):
     """`base` (2..10) moved by `modifier`, stopping at 2 and 10 (RULES.md §2 ruling)."""
     check_difficulty(base)
-    if not _is_int(modifier):
+    if not is_int(modifier):
         raise DiceError(f"A difficulty modifier is a whole number, not {modifier!r}.")
     return max(MIN_DIFFICULTY, min(MAX_DIFFICULTY, base + modifier))
 
 
 def level_for(net):
     """The level word for a net number of successes (5 and more: "phenomenal")."""
-    if not _is_int(net) or net < 0:
+    if not is_int(net) or net < 0:
         raise DiceError(f"Net successes are 0 or more, not {net!r}.")
     return LEVELS[min(net, len(LEVELS) - 1)]
 
@@ -365,7 +362,7 @@ def default_pool(attribute, ability, category, difficulty=DEFAULT_DIFFICULTY, na
     Attribute at +1 difficulty, Knowledge -> refused. `name` is the Ability, for messages.
     """
     for value, what in ((attribute, "An Attribute"), (ability, "An Ability")):
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             raise DiceError(f"{what} is a rating of 0 or more, not {value!r}.")
     kind = category.lower() if isinstance(category, str) else category
     if kind not in ABILITY_CATEGORIES:
@@ -411,7 +408,7 @@ def split_actions(pools, split=None, celerity=()):
         check_pool(pool)
     fast = set(celerity)
     for index in fast:
-        if not _is_int(index) or not 0 <= index < len(pools):
+        if not is_int(index) or not 0 <= index < len(pools):
             raise DiceError(f"There is no action {index!r} to take with Celerity.")
     shared = [index for index in range(len(pools)) if index not in fast]
     if not shared:
@@ -427,7 +424,7 @@ def split_actions(pools, split=None, celerity=()):
         shares = tuple(split)
         if len(shares) != len(shared):
             raise DiceError(f"Give a number of dice for each of the {len(shared)} split actions.")
-        if any(not _is_int(share) or share < 1 for share in shares):
+        if any(not is_int(share) or share < 1 for share in shares):
             raise DiceError("Each action in a split gets at least 1 die.")
         if sum(shares) != smallest:
             raise DiceError(f"The split must add up to the smallest pool, {smallest} dice, not {sum(shares)}.")
@@ -462,7 +459,7 @@ class ExtendedState:
 
 
 def start_extended(target):
-    if not _is_int(target) or not MIN_TARGET <= target <= MAX_TARGET:
+    if not is_int(target) or not MIN_TARGET <= target <= MAX_TARGET:
         raise DiceError(f"An extended action's target is {MIN_TARGET} to {MAX_TARGET} successes.")
     return ExtendedState(target=target)
 
@@ -503,7 +500,7 @@ def resist(first, second):
 
 def retry_difficulty(difficulty, earlier_failures, apply=True):
     """The difficulty of a retry: +1 per earlier failed attempt when applied, stopping at 10."""
-    if not _is_int(earlier_failures) or earlier_failures < 0:
+    if not is_int(earlier_failures) or earlier_failures < 0:
         raise DiceError(f"Earlier failures are 0 or more, not {earlier_failures!r}.")
     _check_flag(apply, "The retry penalty")
     return clamp_difficulty(difficulty, earlier_failures if apply else 0)

@@ -13,12 +13,27 @@ triumph, a messy critical "mixed" (it wins, but the Beast shows), a bestial fail
 
 `+odds` shows each outcome once, so the figures add up to 100%: messy critical, critical
 (clean), success (not critical), failure, total failure (not bestial), bestial failure.
+
+Issue 13 (RULES.md §1), wired here:
+- Rating-only rolls (`+roll willpower`, `+roll humanity`): `v5.is_rating_only(pool)` makes
+  every die a regular die; the pool line says why ("no Hunger dice: a rating roll").
+- Impaired (Stains beyond the empty Humanity boxes, `V5Sheet.state["impaired"]`): -2 dice to
+  every pool (never below 1 die), applied in `parse` so +roll and +odds agree, with
+  `v5_sheet.IMPAIRED_NOTE` in every roll's notes.
+- Blood Surge: the wing rolls the Rouse check and puts ("surge", SurgeResult) and the Hunger
+  after it into the request's `extra`; `roll` uses that Hunger, `view` shows the Rouse die and
+  "+N Blood Surge". **Ruling**: the Rouse check comes first, so the surged roll is made at the
+  Hunger after it (a failed check adds a Hunger die).
+- `V5_TEAMWORK` ("seed" or "core"), read by `configure` and checked by
+  `v5_contest.check_teamwork_rule`; the +teamwork command reads `teamwork_rule`.
+- `V5Sheet.changes`: setting Stains also deals the overflow's Aggravated Willpower damage
+  (`v5_sheet.stain_changes`).
 """
 
 import re
 from fractions import Fraction
 
-from . import v5, v5_odds, v5_sheet
+from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
 from .engine import (HUNGER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsView, Outcome,
                      RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
 from .errors import DiceError
@@ -72,7 +87,15 @@ class V5Sheet(Sheet):
             "humanity": values["humanity"],
             "willpower_max": willpower_max,
             "willpower_left": willpower_max - values["willpower superficial"] - values["willpower aggravated"],
+            "stains": values["stains"],
+            "impaired": v5_sheet.impaired(values),
         }
+
+    def changes(self, trait, value, values):
+        """Setting Stains past the empty Humanity boxes also damages Willpower (RULES.md §1)."""
+        if trait == "stains":
+            return v5_sheet.stain_changes(values, value)
+        return {trait: value}
 
     def vitals(self, values):
         """Hunger, Willpower and Health left of their boxes, Humanity, Stains, Blood Potency."""
@@ -131,11 +154,13 @@ never wins, not even at difficulty 0 (a total failure).
   Willpower to reroll up to three regular dice under 6, only when the
   roll did not win."""
 
-    def __init__(self, bestial_rule="official"):
+    def __init__(self, bestial_rule="official", teamwork_rule="seed"):
         self.bestial_rule = v5.check_bestial_rule(bestial_rule)
+        self.teamwork_rule = v5_contest.check_teamwork_rule(teamwork_rule)
 
     def configure(self, settings):
-        return type(self)(bestial_rule=settings.get("V5_BESTIAL_FAILURE", "official"))
+        return type(self)(bestial_rule=settings.get("V5_BESTIAL_FAILURE", "official"),
+                          teamwork_rule=settings.get("V5_TEAMWORK", "seed"))
 
     # -- rolling
 
@@ -154,15 +179,27 @@ never wins, not even at difficulty 0 (a total failure).
                                     v5.check_difficulty)
         traits = None if numbers_only or roller is None else roller.traits
         pool = build_pool(pool_text, traits)
-        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice,
+        dice, extra = pool.dice, ()
+        if roller is not None and roller.get("impaired"):
+            dice = max(1, dice - v5_sheet.IMPAIRED_PENALTY)
+            extra = (("impaired", True),)
+        return RollRequest(system=self.key, text=text, pool=pool, dice=dice,
                            target=1 if difficulty is None else difficulty, target_given=difficulty is not None,
-                           options=frozenset(options))
+                           options=frozenset(options), extra=extra)
 
-    def _hunger(self, roller):
+    def _hunger(self, roller, request=None):
+        if request is not None and request.get("hunger") is not None:
+            return request.get("hunger")
         return roller.get("hunger", 0) if roller is not None else 0
 
+    @staticmethod
+    def rating_only(request):
+        pool = request.pool if request is not None else None
+        return hasattr(pool, "parts") and v5.is_rating_only(pool)
+
     def roll(self, request, roller=None, rng=None):
-        return v5.roll(request.dice, self._hunger(roller), request.target, rng=rng, bestial_rule=self.bestial_rule)
+        return v5.roll(request.dice, self._hunger(roller, request), request.target, rng=rng,
+                       bestial_rule=self.bestial_rule, rating_only=self.rating_only(request))
 
     # -- looks
 
@@ -172,13 +209,29 @@ never wins, not even at difficulty 0 (a total failure).
             return "success"
         return key
 
-    def pool_text(self, pool, dice, hunger):
+    def pool_text(self, pool, dice, hunger, rating_only=False, surge=0, impaired=False):
         text = pool.describe() if pool is not None else str(dice)
-        if pool is None or len(pool.parts) > 1 or pool.parts[0].trait or pool.total < 1:
+        if impaired:
+            text += f" - {v5_sheet.IMPAIRED_PENALTY} Impaired"
+        if surge:
+            text += f" + {surge} Blood Surge"
+        if pool is None or len(pool.parts) > 1 or pool.parts[0].trait or pool.total < 1 or surge or impaired:
             text += f" ({dice} {'die' if dice == 1 else 'dice'})"
         else:
             text += " die" if dice == 1 else " dice"
+        if rating_only:
+            return f"{text}, no Hunger dice: a rating roll"
         return f"{text}, Hunger {hunger}"
+
+    @staticmethod
+    def surge_note(surge):
+        rouse = surge.rouse
+        faces = " ".join(str(face) for face in rouse.faces)
+        if rouse.hunger_after > rouse.hunger_before:
+            after = f"Hunger rises to {rouse.hunger_after}"
+        else:
+            after = f"Hunger stays {rouse.hunger_after}"
+        return f"Blood Surge: Rouse die {faces}, {after}; +{surge.dice} dice"
 
     def view(self, result, request=None):
         given = request.target_given if request is not None else True
@@ -188,16 +241,26 @@ never wins, not even at difficulty 0 (a total failure).
         groups = [DiceGroup("Dice", regular)] if regular else []
         if hunger:
             groups.append(DiceGroup("Hunger", hunger))
-        notes = ()
+        notes = []
         if given:
             sign = "+" if result.margin >= 0 else ""
             note = f"margin {sign}{result.margin}"
             if result.win and result.margin_label != LABELS[key]:
                 note += f", {result.margin_label}"
-            notes = (note,)
+            notes.append(note)
+        surge = request.get("surge") if request is not None else None
+        impaired = bool(request is not None and request.get("impaired"))
+        if surge is not None:
+            notes.append(self.surge_note(surge))
+        if impaired:
+            notes.append(v5_sheet.IMPAIRED_NOTE)
+        notes = tuple(notes)
         return RollView(
             system=self.key,
-            pool=self.pool_text(request.pool if request is not None else None, result.pool, result.hunger_level),
+            pool=self.pool_text(request.pool if request is not None else None, result.pool,
+                                result.hunger_rating if result.rating_only else result.hunger_level,
+                                rating_only=result.rating_only, surge=surge.dice if surge is not None else 0,
+                                impaired=impaired),
             target=f"vs {result.difficulty}" if given else "",
             groups=tuple(groups),
             score=result.successes,
@@ -216,12 +279,17 @@ never wins, not even at difficulty 0 (a total failure).
             "hunger_rating": result.hunger_level,
             "bestial_rule": result.bestial_rule,
             "rerolled": list(result.rerolled),
+            "rating_only": bool(result.rating_only),
         }
 
     # -- odds
 
     def odds(self, request, roller=None):
-        hunger = self._hunger(roller)
+        rating_only = self.rating_only(request)
+        hunger = self._hunger(roller, request)
+        shown_hunger = hunger
+        if rating_only:
+            hunger = 0
         chances = v5_odds.odds(request.dice, hunger, request.target, bestial_rule=self.bestial_rule)
         regular_n, hunger_n = v5.split_pool(request.dice, hunger)
         if self.bestial_rule == "official":
@@ -244,11 +312,13 @@ never wins, not even at difficulty 0 (a total failure).
         )
         return OddsView(
             system=self.key,
-            pool=self.pool_text(request.pool, request.dice, hunger),
+            pool=self.pool_text(request.pool, request.dice, shown_hunger, rating_only=rating_only,
+                                impaired=bool(request.get("impaired"))),
             target=f"vs {request.target}" if request.target_given else "",
             chances=items,
-            distribution=(),
-            notes=(f"expected successes {float(chances['expected_successes']):.2f}",),
+            distribution=v5_contest_odds.side_distribution(request.dice, hunger),
+            notes=(f"expected successes {float(chances['expected_successes']):.2f}",)
+            + ((v5_sheet.IMPAIRED_NOTE,) if request.get("impaired") else ()),
         )
 
 

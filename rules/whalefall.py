@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .checks import check_faces, check_pool, is_int
 from .errors import DiceError
 from .pools import MAX_POOL
 from .randomness import roll_faces
@@ -70,12 +71,8 @@ class WhalefallResult:
         return f"({self.target},{self.needed})"
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_sides(sides):
-    if not _is_int(sides) or not MIN_SIDES <= sides <= MAX_SIDES:
+    if not is_int(sides) or not MIN_SIDES <= sides <= MAX_SIDES:
         raise DiceError(f"Dice have from {MIN_SIDES} to {MAX_SIDES} sides.")
     return sides
 
@@ -83,19 +80,11 @@ def check_sides(sides):
 def check_target(target, needed, sides=DEFAULT_SIDES):
     """Refuse a target number outside (1..sides, 1..50)."""
     check_sides(sides)
-    if not _is_int(target) or not 1 <= target <= sides:
+    if not is_int(target) or not 1 <= target <= sides:
         raise DiceError(f"The face to reach is from 1 to {sides} on a d{sides}.")
-    if not _is_int(needed) or not 1 <= needed <= MAX_POOL:
+    if not is_int(needed) or not 1 <= needed <= MAX_POOL:
         raise DiceError(f"The number of dice needed is from 1 to {MAX_POOL}.")
     return target, needed
-
-
-def check_pool(pool):
-    if not _is_int(pool) or pool < 0:
-        raise DiceError("A pool is a whole number of dice, 0 or more.")
-    if pool > MAX_POOL:
-        raise DiceError(f"That pool is {pool} dice; pools are limited to {MAX_POOL}.")
-    return pool
 
 
 def evaluate(dice, target, needed, sides=DEFAULT_SIDES):
@@ -112,11 +101,7 @@ def evaluate(dice, target, needed, sides=DEFAULT_SIDES):
         WhalefallResult
     """
     check_target(target, needed, sides)
-    dice = tuple(dice)
-    check_pool(len(dice))
-    for face in dice:
-        if not _is_int(face) or not 1 <= face <= sides:
-            raise DiceError(f"Faces on a d{sides} are whole numbers from 1 to {sides}, not {face!r}.")
+    dice = check_faces(dice, sides, f"Faces on a d{sides}")
     meeting = sum(1 for face in dice if face >= target)
     success = meeting >= needed
     return WhalefallResult(

@@ -31,7 +31,8 @@ class TestContestAgainstDice(TableTest):
             "    Dice: 6 7 2 3  Hunger: 1  =>  2 successes: bestial failure\n"
             "  Opposition (set by Char2): 4 dice, Hunger 0\n"
             "    Dice: 6 7 2 2  =>  2 successes\n"
-            "  => Tie at 2 successes: Opposition (set by Char2) wins (ties go to the defender).",
+            "  => Tie at 2 successes: Opposition (set by Char2) wins (ties go to the\n"
+            "    defender).",
         }, caller=self.char2)
 
     def test_defend_switch_makes_you_the_defender(self):
@@ -97,9 +98,11 @@ class TestChallenge(TableTest):
     def challenge(self, args="dex+athletics vs Char2 # arm wrestling"):
         with mock.patch.object(contest_module, "delay") as delay:
             out = self.do(CmdContest, args, [], {self.char2: "[Contest] Char challenges Char2: "
-                                                 "Dexterity 3 + Athletics 2 = 5 (5 dice) # arm wrestling\n"
+                                                 "Dexterity 3 + Athletics 2 = 5 (5 dice) # arm\n"
+                                                 "  wrestling\n"
                                                  "  Char2 answers with +contest/answer <pool> or "
-                                                 "+contest/decline (within 5 minutes)."})
+                                                 "+contest/decline (within 5\n"
+                                                 "    minutes)."})
         self.assertEqual(delay.call_count, 1)
         timeout, callback, challenge = delay.call_args.args
         self.assertEqual((timeout, callback), (300, contest_module.expire_challenge))

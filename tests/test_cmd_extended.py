@@ -12,7 +12,8 @@ class TestExtended(TableTest):
         return dict(data["state"]) if data else None
 
     def start(self):
-        expected = ("[Roll] Char starts an extended roll toward 5 (roll 1): Dexterity 3 (3 dice), Hunger 2 # research\n"
+        expected = ("[Roll] Char starts an extended roll toward 5 (roll 1): Dexterity 3 (3 dice),\n"
+                    "  Hunger 2 # research\n"
                     "  Dice: 6  Hunger: 7 1  =>  2 successes: success\n"
                     "  Extended: 2/5 after 1 roll.")
         self.do(CmdRoll, "/extended dex vs 5 # research", [6, 7, 1], {self.char1: expected, self.char2: expected})
@@ -20,7 +21,7 @@ class TestExtended(TableTest):
     def test_rolls_accumulate_to_the_target(self):
         self.start()
         self.do(CmdRoll, "/extended", [6, 10, 10], {self.char2: "[Roll] Char continues an extended roll toward 5 "
-                "(roll 2): Dexterity 3 (3 dice), Hunger 2\n"
+                "(roll 2): Dexterity 3 (3 dice),\n  Hunger 2\n"
                 "  Dice: 6  Hunger: 10 10  =>  5 successes: messy critical\n"
                 "  Extended: 7/5 after 2 rolls: complete."})
         self.assertEqual((self.state()["total"], self.state()["rolls"]), (7, 2))
@@ -30,8 +31,9 @@ class TestExtended(TableTest):
     def test_a_bestial_failure_is_reported_and_the_total_kept(self):
         self.start()
         self.do(CmdRoll, "/extended", [2, 3, 1], "[Roll] Char continues an extended roll toward 5 (roll 2): "
-                "Dexterity 3 (3 dice), Hunger 2\n  Dice: 2  Hunger: 3 1  =>  0 successes: bestial failure\n"
-                "  Extended: 2/5 after 2 rolls (bestial failure on this roll: the total is kept).")
+                "Dexterity 3 (3 dice),\n  Hunger 2\n  Dice: 2  Hunger: 3 1  =>  0 successes: bestial failure\n"
+                "  Extended: 2/5 after 2 rolls (bestial failure on this roll: the total is kept).\n"
+                "    [code ")
         self.assertEqual(self.state()["total"], 2)
 
     def test_each_roll_uses_the_current_hunger_and_sheet(self):
@@ -39,7 +41,7 @@ class TestExtended(TableTest):
         self.char1.set_trait("hunger", 0)
         self.char1.set_trait("dexterity", 4)
         self.do(CmdRoll, "/extended", [6, 6, 6, 6], "[Roll] Char continues an extended roll toward 5 (roll 2): "
-                "Dexterity 4 (4 dice), Hunger 0")
+                "Dexterity 4 (4 dice),\n  Hunger 0")
 
     def test_the_state_is_stored_in_the_database(self):
         self.start()
@@ -81,7 +83,7 @@ class TestExtended(TableTest):
 
     def test_willpower_switch_rerolls_before_the_total(self):
         self.do(CmdRoll, "/extended/willpower dex+athletics vs 10", [1, 2, 6, 3, 7, 10, 10], "[Roll] Char starts "
-                "an extended roll toward 10 (roll 1): Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
+                "an extended roll toward 10 (roll 1): Dexterity 3 + Athletics\n  2 = 5 (5 dice), Hunger 2\n"
                 "  Dice: 1 2 6  Hunger: 3 7  =>  2 successes: success\n"
                 "  Willpower (failures): rerolled 1 2 -> 10 10\n"
                 "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
@@ -91,7 +93,7 @@ class TestExtended(TableTest):
     def test_willpower_reroll_corrects_the_total(self):
         self.do(CmdRoll, "/extended dex+athletics vs 10", [1, 2, 6, 3, 7])
         self.do(CmdWillpower, "", [10, 10], {self.char2: "[Roll] Char spends Willpower to reroll: extended roll 1 of "
-                "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
+                "Dexterity 3 +\n  Athletics 2 = 5 (5 dice), Hunger 2\n"
                 "  Willpower (failures): rerolled 1 2 -> 10 10\n"
                 "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
                 "  Extended: 6/10 after 1 roll."})

@@ -11,7 +11,8 @@ from .table_helpers import TableTest
 class TestRemorse(TableTest):
     def test_a_success_keeps_humanity_and_clears_stains(self):
         self.char1.set_trait("stains", 2)
-        expected = ("[Remorse] Char makes a Remorse test: Humanity 7, Stains 2 (1 die, no Hunger dice)\n"
+        expected = ("[Remorse] Char makes a Remorse test: Humanity 7, Stains 2 (1 die, no Hunger\n"
+                    "  dice)\n"
                     "  Dice: 8  =>  1 success: Humanity kept at 7; Stains cleared.")
         self.do(CmdRemorse, "", [8], {self.char1: expected, self.char2: expected})
         self.assertEqual((self.char1.trait("humanity"), self.char1.trait("stains")), (7, 0))
@@ -20,7 +21,8 @@ class TestRemorse(TableTest):
         self.char1.set_trait("humanity", 5)
         self.char1.set_trait("stains", 2)
         self.do(CmdRemorse, "", [1, 2, 5], "[Remorse] Char makes a Remorse test: Humanity 5, Stains 2 "
-                "(3 dice, no Hunger dice)\n  Dice: 1 2 5  =>  0 successes: Humanity drops to 4; Stains cleared.")
+                "(3 dice, no Hunger\n  dice)\n  Dice: 1 2 5  =>  0 successes: Humanity drops to 4; Stains cleared.\n"
+                "    [code ")
         self.assertEqual((self.char1.trait("humanity"), self.char1.trait("stains")), (4, 0))
 
     def test_hunger_dice_are_never_rolled(self):
@@ -35,8 +37,8 @@ class TestRemorse(TableTest):
         self.char1.set_trait("humanity", 1)
         self.char1.set_trait("stains", 1)
         self.do(CmdRemorse, "", [1] * 8, "[Remorse] Char makes a Remorse test: Humanity 1, Stains 1 (8 dice, "
-                "no Hunger dice)\n  Dice: 1 1 1 1 1 1 1 1  =>  0 successes: Humanity drops to 0: the Beast has won; "
-                "Stains cleared.")
+                "no Hunger\n  dice)\n  Dice: 1 1 1 1 1 1 1 1  =>  0 successes: Humanity drops to 0: the Beast has\n"
+                "    won; Stains cleared. [code ")
         self.assertEqual(self.char1.trait("humanity"), 0)
 
     def test_staff_run_it_for_another_and_the_sheet_is_saved_first(self):
@@ -46,7 +48,7 @@ class TestRemorse(TableTest):
             (self.char2.trait("humanity"), self.char2.trait("stains"))))
         try:
             self.do(CmdRemorse, "Char2", [3, 4], "[Remorse] Char has Char2 make a Remorse test: Humanity 7, "
-                    "Stains 1 (2 dice, no Hunger dice)\n  Dice: 3 4  =>  0 successes: Humanity drops to 6")
+                    "Stains 1 (2 dice, no\n  Hunger dice)\n  Dice: 3 4  =>  0 successes: Humanity drops to 6")
         finally:
             del self.char2.msg
         self.assertEqual(seen, [(6, 0)])
@@ -65,8 +67,8 @@ class TestRemorse(TableTest):
 
 class TestFrenzy(TableTest):
     def test_resisting(self):
-        expected = ("[Frenzy] Char makes a frenzy test: Willpower 2 + Humanity 7 / 3 (2) = 4 (4 dice, no Hunger "
-                    "dice), vs 3 # the torch\n"
+        expected = ("[Frenzy] Char makes a frenzy test: Willpower 2 + Humanity 7 / 3 (2) = 4 (4 dice,\n"
+                    "  no Hunger dice), vs 3 # the torch\n"
                     "  Dice: 6 7 8 1  =>  3 successes: bare success (margin +0)\n"
                     "  => Char resists the frenzy.")
         self.do(CmdFrenzy, "vs 3 # the torch", [6, 7, 8, 1], {self.char1: expected, self.char2: expected})
@@ -74,8 +76,9 @@ class TestFrenzy(TableTest):
     def test_frenzying_marks_the_sheet_until_ended(self):
         before = self.char1.sheet_values
         self.do(CmdFrenzy, "vs 3", [6, 2, 2, 1], "[Frenzy] Char makes a frenzy test: Willpower 2 + Humanity 7 / 3 "
-                "(2) = 4 (4 dice, no Hunger dice), vs 3\n  Dice: 6 2 2 1  =>  1 success: failure (margin -2)\n"
-                "  => Char frenzies: the Beast takes over. (+frenzy/end when it is over)")
+                "(2) = 4 (4 dice,\n  no Hunger dice), vs 3\n  Dice: 6 2 2 1  =>  1 success: failure (margin -2)\n"
+                "  => Char frenzies: the Beast takes over. (+frenzy/end when it is over)\n"
+                "    [code ")
         self.assertEqual(self.char1.sheet_values, before)  # no trait changes, only the state
         self.assertTrue(self.char1.flag("frenzy"))
         self.assertIn("IN FRENZY", self.call(CmdSheet(), ""))
@@ -100,11 +103,11 @@ class TestFrenzy(TableTest):
         self.char1.set_trait("willpower superficial", 2)
         self.char1.set_trait("humanity", 2)
         self.do(CmdFrenzy, "vs 1", [9], "[Frenzy] Char makes a frenzy test: Willpower 0 + Humanity 2 / 3 (0) = 0 "
-                "(rolled as 1) (1 die, no Hunger dice), vs 1")
+                "(rolled\n  as 1) (1 die, no Hunger dice), vs 1")
 
     def test_without_a_difficulty_only_successes(self):
         out = self.do(CmdFrenzy, "", [6, 2, 2, 1], "[Frenzy] Char makes a frenzy test: Willpower 2 + Humanity 7 / 3 "
-                      "(2) = 4 (4 dice, no Hunger dice)\n  Dice: 6 2 2 1  =>  1 success: success")
+                      "(2) = 4 (4 dice,\n  no Hunger dice)\n  Dice: 6 2 2 1  =>  1 success: success [code ")
         self.assertNotIn("=> Char", out)
 
     def test_no_hunger_dice(self):
@@ -115,8 +118,8 @@ class TestFrenzy(TableTest):
 
     def test_staff_run_it_for_another(self):
         self.do(CmdFrenzy, "Char2 vs 2", [6, 6, 1, 1, 1, 1, 1], {
-            self.char2: "[Frenzy] Char has Char2 make a frenzy test: Willpower 5 + Humanity 7 / 3 (2) = 7 (7 dice, "
-            "no Hunger dice), vs 2\n  Dice: 6 6 1 1 1 1 1  =>  2 successes: bare success (margin +0)\n"
+            self.char2: "[Frenzy] Char has Char2 make a frenzy test: Willpower 5 + Humanity 7 / 3 (2) = 7\n"
+            "  (7 dice, no Hunger dice), vs 2\n  Dice: 6 6 1 1 1 1 1  =>  2 successes: bare success (margin +0)\n"
             "  => Char2 resists the frenzy."})
 
     def test_refusals(self):

@@ -99,7 +99,8 @@ class TestRoll(RollTestBase):
     def test_willpower_switch_with_nothing_to_reroll_spends_nothing(self):
         self.char1.set_trait("hunger", 0)
         out = self.roll("/willpower dex vs 1", [6, 7, 8])
-        self.assertIn("no regular dice under 6 to reroll; no Willpower spent", out)
+        # RULES.md §1 Ruling: on a win the /willpower ending spends nothing.
+        self.assertIn("Willpower: The roll already wins: nothing is rerolled and no Willpower is spent.", out)
         self.assertEqual(self.char1.trait("willpower superficial"), 0)
 
     def test_willpower_exhausted_refused_before_rolling(self):
@@ -123,7 +124,7 @@ class TestRoll(RollTestBase):
 
     def test_unknown_switch_refused(self):
         out = self.roll("/privte dex vs 1", [], "Unknown switch /privte (this command knows /private, /verify, /willpower,\n"
-                                                     "  /extended, /status, /stop).\nUsage: +roll")
+                                                     "  /extended, /status, /stop, /surge).\nUsage: +roll")
         self.assertIn("Usage: +roll", out)
 
     def test_bad_input_one_line_nothing_rolled(self):

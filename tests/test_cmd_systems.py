@@ -43,7 +43,16 @@ PLAYS = {
          "  failure                 39.5%\n"
          "  total failure            2.5%\n"
          "  bestial failure          6.7%\n"
-         "  expected successes 2.66"),
+         "  expected successes 2.66\n"
+         "  Successes:\n"
+         "    0   3.1% ####\n"
+         "    1  15.6% #####################\n"
+         "    2  30.0% ########################################\n"
+         "    3  28.0% #####################################\n"
+         "    4  14.1% ###################\n"
+         "    5   5.6% #######\n"
+         "    6   2.8% ####\n"
+         "  \u2265 7   0.8% #"),
         ("+sheet", "", None, f"{SHEET_TOP}\nAttributes\n Physical                  Social                    Mental"),
     ],
     "v20": [

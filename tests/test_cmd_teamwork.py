@@ -11,14 +11,15 @@ class TestTeamwork(TableTest):
             self.do(CmdTeamwork, args, [], "[Teamwork] Char leads a teamwork roll")
             return
         self.do(CmdTeamwork, "dex+athletics vs 4 # the archive", [], {
-            self.char2: "[Teamwork] Char leads a teamwork roll: Dexterity 3 + Athletics 2 = 5 (5 dice), vs 4 "
-            "# the archive\n  Help with +teamwork/join Char=<pool>.",
+            self.char2: "[Teamwork] Char leads a teamwork roll: Dexterity 3 + Athletics 2 = 5 (5 dice),\n"
+            "  vs 4 # the archive\n  Help with +teamwork/join Char=<pool>.",
         })
 
     def test_helpers_successes_add_up_everyone_sees_every_roll(self):
         self.open()
         self.do(CmdTeamwork, "/join Char=com+res", [], {
-            self.char1: "[Teamwork] Char2 joins with Composure 2 + Resolve 3 = 5 (5 dice) in Char's teamwork roll.",
+            self.char1: "[Teamwork] Char2 joins with Composure 2 + Resolve 3 = 5 (5 dice) in Char's\n"
+                          "  teamwork roll.",
         }, caller=self.char2)
         expected = (
             "[Teamwork] Char's teamwork roll, vs 4 # the archive\n"
@@ -63,7 +64,8 @@ class TestTeamwork(TableTest):
         self.open()
         self.do(CmdTeamwork, "/join Char=com", [], caller=self.char2)
         self.do(CmdTeamwork, "/join Char=res", [], {
-            self.char1: "[Teamwork] Char2 changes their help to Resolve 3 (3 dice) in Char's teamwork roll.",
+            self.char1: "[Teamwork] Char2 changes their help to Resolve 3 (3 dice) in Char's teamwork\n"
+                          "  roll.",
         }, caller=self.char2)
         self.assertEqual(len(load_team(self.char1).helpers), 1)
         self.char2.location = self.room2

@@ -21,9 +21,11 @@ class TestWillpowerOnRolls(TableTest):
 
     def test_failures_reroll_goes_to_the_room_and_costs_one_willpower(self):
         self.roll_failure()
-        expected = ("[Roll] Char spends Willpower to reroll: Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2, vs 3\n"
+        expected = ("[Roll] Char spends Willpower to reroll: Dexterity 3 + Athletics 2 = 5 (5 dice),\n"
+                    "  Hunger 2, vs 3\n"
                     "  Willpower (failures): rerolled 1 2 -> 10 10\n"
-                    "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success (margin +3, exceptional success)")
+                    "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success (margin +3,\n"
+                    "    exceptional success) [code ")
         self.do(CmdWillpower, "", [10, 10], {self.char1: expected, self.char2: expected})
         self.assertEqual(self.char1.trait("willpower superficial"), 1)
         self.assertEqual(self.char1.trait("hunger"), 2)
@@ -60,22 +62,28 @@ class TestWillpowerOnRolls(TableTest):
                      "Hunger dice\n  are never rerolled.")
         self.refused(CmdWillpower, "1 2 6 6", "Willpower rerolls at most 3 dice.")
         self.do(CmdWillpower, "2, 6", [7, 8], {self.char2: "[Roll] Char spends Willpower to reroll: "
-                "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2, vs 3\n"
+                "Dexterity 3 + Athletics 2 = 5 (5 dice),\n  Hunger 2, vs 3\n"
                 "  Willpower (dice 2 6): rerolled 2 6 -> 7 8\n"
                 "  Dice: 1 7 8  Hunger: 3 7  =>  3 successes: bare success (margin +0)"})
 
     def test_crits_strategy(self):
         self.do(CmdRoll, "com+res vs 2", [10, 2, 7, 6, 3], caller=self.char2)
-        self.do(CmdWillpower, "crits", [10, 1, 1], "[Roll] Char2 spends Willpower to reroll: "
-                "Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1, vs 2\n"
+        # A sure win: crits warns with the exact chances and spends nothing until confirmed.
+        self.do(CmdWillpower, "crits", [], "This roll already wins. Chasing a critical rerolls 3 dice: chance to "
+                "still win\n  87.5%, critical 27.1%, messy critical 0.0%. Nothing spent yet: to reroll all\n  the "
+                "same, +willpower/confirm crits.", caller=self.char2)
+        self.assertEqual(self.char2.trait("willpower superficial"), 0)
+        self.do(CmdWillpower, "/confirm crits", [10, 1, 1], "[Roll] Char2 spends Willpower to reroll: "
+                "Composure 2 + Resolve 3 = 5 (5 dice),\n  Hunger 1, vs 2\n"
                 "  Willpower (crits): rerolled 2 7 6 -> 10 1 1\n"
-                "  Dice: 10 10 1 1  Hunger: 3  =>  4 successes: critical success (margin +2, solid success)",
+                "  Dice: 10 10 1 1  Hunger: 3  =>  4 successes: critical success (margin +2,\n"
+                "    solid success) [code ",
                 caller=self.char2)
 
     def test_messy_strategy(self):
         self.do(CmdRoll, "com+res vs 3", [10, 7, 8, 6, 10], caller=self.char2)
         self.do(CmdWillpower, "mess", [6], "[Roll] Char2 spends Willpower to reroll: "
-                "Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1, vs 3\n"
+                "Composure 2 + Resolve 3 = 5 (5 dice),\n  Hunger 1, vs 3\n"
                 "  Willpower (messy): rerolled 10 -> 6\n"
                 "  Dice: 6 7 8 6  Hunger: 10  =>  5 successes: solid success (margin +2)",
                 caller=self.char2)
@@ -86,8 +94,8 @@ class TestWillpowerOnRolls(TableTest):
                      "no Willpower spent.", caller=self.char2)
         self.refused(CmdWillpower, "messy", "The messy strategy finds no regular 10s", caller=self.char2)
         self.refused(CmdWillpower, "crits", "The crits strategy finds no unpaired 10", caller=self.char2)
-        self.refused(CmdWillpower, "best", "No reroll improves this roll (chance to win, then no messy "
-                     "critical, then\n  successes); no Willpower spent.", caller=self.char2)
+        self.refused(CmdWillpower, "best", "No reroll raises the chance to win or lowers the chance of a messy "
+                     "critical\n  here; no Willpower spent.", caller=self.char2)
         self.refused(CmdWillpower, "luck", "Unknown Willpower choice 'luck': use failures, crits, messy, best",
                      caller=self.char2)
         self.assertEqual(self.char2.trait("willpower superficial"), 0)
@@ -100,9 +108,9 @@ class TestWillpowerOnRolls(TableTest):
     def test_private_roll_reroll_goes_to_the_same_receivers(self):
         char3 = self.make_character("Char3")
         char4 = self.make_character("Char4")
-        self.do(CmdRoll, "/private com vs 2=Char3", [2, 3], caller=self.char2)
+        self.do(CmdRoll, "/private com vs 2=Char3", [2, 7], caller=self.char2)
         out = self.do(CmdWillpower, "", [8], {
-            self.char2: "[Private roll] Char2 spends Willpower to reroll: Composure 2 (2 dice), Hunger 1, vs 2\n"
+            self.char2: "[Private roll] Char2 spends Willpower to reroll: Composure 2 (2 dice), Hunger 1,\n  vs 2\n"
             "  Willpower (failures): rerolled 2 -> 8",
             char3: "[Private roll] Char2 spends Willpower",
             self.char1: "[Private roll] Char2 spends Willpower",  # staff in the room
@@ -125,7 +133,7 @@ class TestWillpowerOnRolls(TableTest):
         # may lose the messy critical; `best` prefers it to keeping the roll.
         self.do(CmdRoll, "dex+athletics vs 3", [10, 7, 8, 6, 10])
         self.do(CmdWillpower, "best", [9], "[Roll] Char spends Willpower to reroll: "
-                "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2, vs 3\n"
+                "Dexterity 3 + Athletics 2 = 5 (5 dice),\n  Hunger 2, vs 3\n"
                 "  Willpower (best): rerolled 10 -> 9\n"
                 "  Dice: 9 7 8  Hunger: 6 10  =>  5 successes: solid success (margin +2)")
 
@@ -133,7 +141,7 @@ class TestWillpowerOnRolls(TableTest):
         # Written last on purpose: `best` is answered by rules.v5_odds.best_reroll.
         self.do(CmdRoll, "dex+athletics vs 4", [1, 2, 3, 7, 8])
         self.do(CmdWillpower, "best", [6, 6, 6], "[Roll] Char spends Willpower to reroll: "
-                "Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2, vs 4\n"
+                "Dexterity 3 + Athletics 2 = 5 (5 dice),\n  Hunger 2, vs 4\n"
                 "  Willpower (best): rerolled 1 2 3 -> 6 6 6\n"
                 "  Dice: 6 6 6  Hunger: 7 8  =>  5 successes: solid success (margin +1)")
 
@@ -141,8 +149,8 @@ class TestWillpowerOnRolls(TableTest):
 class TestWillpowerOnContestsAndTeams(TableTest):
     def test_contest_side_reroll_changes_the_winner(self):
         self.do(CmdContest, "dex+athletics vs 3", [2, 3, 6, 1, 1, 6, 7, 2])
-        expected = ("[Roll] Char spends Willpower to reroll: their dice in the contest with "
-                    "Opposition (staff: Char)\n"
+        expected = ("[Roll] Char spends Willpower to reroll: their dice in the contest with\n"
+                    "  Opposition (staff: Char)\n"
                     "  Willpower (failures): rerolled 2 3 -> 8 9\n"
                     "  Dice: 8 9 6  Hunger: 1 1  =>  3 successes\n"
                     "  => Char wins by 1 (3 to 2).")

@@ -282,8 +282,7 @@ class HostileBase(Connected, EvenniaCommandTest):
         `hear_wide`) with the player's text, escaped, in BENIGN's place, wrapped at 80 columns
         by `rules.display.wrap` (and the code appended by `append_code`); so every line break is
         ours. Rendered, it shows the player's text literally, with no link or colour of theirs.
-        `wrapped=False`: a message not fitted to the width (the V5 wing's contest, teamwork and
-        frenzy lines, until they are drawn by `rules.display`): exactly `benign` with the text.
+        `wrapped=False`: a message not fitted to the width: exactly `benign` with the text.
         """
         messages = {obj: texts[-1] for obj, texts in heard.items() if texts}
         self.assertEqual(set(messages), set(self.viewers), heard)
@@ -379,7 +378,7 @@ class TestHostileTableText(HostileBase):
         heard = self.hear(CmdContest, f" 2 vs 2 # {comment}", faces=[5, 6, 7, 8])
         stored = self.latest_text()
         benign = self.hear_wide(CmdContest, f" 2 vs 2 # {BENIGN}", faces=[5, 6, 7, 8])
-        self.assert_room_message(heard, comment, benign, stored, wrapped=False)
+        self.assert_room_message(heard, comment, benign, stored)
 
     @hostile(comment=HOSTILE)
     def test_teamwork_comment(self, comment):
@@ -389,7 +388,7 @@ class TestHostileTableText(HostileBase):
         self.hear(CmdTeamwork, "/cancel")
         benign = self.hear_wide(CmdTeamwork, f" 2 vs 2 # {BENIGN}")
         self.hear(CmdTeamwork, "/cancel")
-        self.assert_room_message(heard, comment, benign, None, wrapped=False)  # not a roll yet: nothing stored
+        self.assert_room_message(heard, comment, benign, None)  # not a roll yet: nothing stored
 
     @hostile(comment=HOSTILE)
     def test_frenzy_comment(self, comment):
@@ -400,7 +399,7 @@ class TestHostileTableText(HostileBase):
         self.char2.set_flag("frenzy", False)
         benign = self.hear_wide(CmdFrenzy, f" vs 9 # {BENIGN}")
         self.char2.set_flag("frenzy", False)
-        self.assert_room_message(heard, comment, benign, stored, wrapped=False)
+        self.assert_room_message(heard, comment, benign, stored)
 
     @hostile(text=HOSTILE, where=st.sampled_from(["", "2 vs ", "2 vs 2 hunger ", "dex vs Eve hunger "]))
     def test_contest_refusals(self, text, where):
@@ -467,16 +466,16 @@ class TestExactInputs(HostileBase):
     def test_forged_line_through_contest_teamwork_and_frenzy(self):
         heard = self.hear(CmdContest, f" 2 vs 2 # {self.FORGE}", faces=[5, 6, 7, 8])
         self.assertIn(self.FORGE, flat(parse_ansi(heard[self.eve][-1], strip_ansi=True)))
-        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
+        self.assert_wrapped_by_us(heard[self.eve][-1])
         self.assertEqual(heard[self.eve][-1], RollEntry.objects.order_by("-id").first().text)
         heard = self.hear(CmdTeamwork, f" 2 vs 2 # {self.FORGE}")
         self.assertIn(self.FORGE, flat(parse_ansi(heard[self.eve][-1], strip_ansi=True)))
-        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
+        self.assert_wrapped_by_us(heard[self.eve][-1])
         self.hear(CmdTeamwork, "/cancel")
         heard = self.hear(CmdFrenzy, f" vs 9 # {self.FORGE}")
         first = flat(parse_ansi(heard[self.eve][-1], strip_ansi=True).split("\n  Dice:")[0])
         self.assertTrue(first.endswith(f"# {self.FORGE}"), first)
-        self.assert_wrapped_by_us(heard[self.eve][-1], wrapped=False)
+        self.assert_wrapped_by_us(heard[self.eve][-1])
 
     def test_functions_and_fields_are_not_run(self):
         for comment in ("$randint(1,10)", "$eval(2**10)", "$You()", "{you}", "{x}", "{0}", "{", "}"):

@@ -214,7 +214,7 @@ class TestWillpowerSurvives(PendingTest):
         self.restart()
         self.assertEqual(last_roll(self.char1).result.regular, (1, 2, 6))
         self.do(CmdWillpower, "", [10, 10], "[Roll] Char spends Willpower to reroll: Dexterity 3 + Athletics 2 "
-                "= 5 (5 dice), Hunger 2, vs 3\n  Willpower (failures): rerolled 1 2 -> 10 10")
+                "= 5 (5 dice),\n  Hunger 2, vs 3\n  Willpower (failures): rerolled 1 2 -> 10 10")
         self.restart()
         self.refused(CmdWillpower, "", "Your last roll has already been rerolled with Willpower (once per roll).")
 

@@ -7,7 +7,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ["commands/rolls.py", "commands/odds.py", "commands/sheet.py", "commands/dice_base.py",
-          "commands/dice_display.py", "commands/rolllog.py", "commands/default_cmdsets.py", "commands/pending.py",
+          "commands/rolllog.py", "commands/default_cmdsets.py", "commands/pending.py",
           "typeclasses/characters.py", "rules/display.py", "rules/systems.py",
           *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rolllog").rglob("*.py"))]
 

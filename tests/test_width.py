@@ -9,8 +9,6 @@ lines. At 50 columns too, for +roll.
 
 import re
 
-import pytest
-
 from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -133,9 +131,6 @@ class WidthTest(EvenniaCommandTest):
                 self.assert_fits(got[self.char1], 80, key)
                 self.assert_fits(got[self.char2], 80, key)
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "commands/whalefall/wing.py Wing.rolled sends staff the +partial hint as one fixed line "
-        "(77 columns with the code), not fitted to the receiver's width: at 50 it overflows"))
     def test_whalefall_gm_hint_fits_50_columns(self):
         from rules.randomness import FixedFaces
 

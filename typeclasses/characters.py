@@ -55,7 +55,7 @@ class Character(ObjectParent, DefaultCharacter):
     @staticmethod
     def dice_system():
         """The game's configured `rules.engine.System`."""
-        from commands.dice_base import dice_system
+        from typeclasses.system import dice_system
 
         return dice_system()
 

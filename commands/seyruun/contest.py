@@ -17,7 +17,7 @@ from rules.engine import split_vs
 from rules.errors import DiceError
 
 from ..dice_base import DiceCommand, dice_system, find_character, is_staff, split_comment
-from ..dice_display import escape
+from rules.display import escape
 from .common import can_pay, pay, replace_request, roll_request, show_roll
 
 

@@ -13,7 +13,7 @@ from rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import DiceCommand, dice_system, find_character, is_staff, split_comment, staff_in_room
-from ..dice_display import escape
+from rules.display import escape
 from .common import LAST_ROLL, REROLL_REQUEST, clear_state, load_state, pay, save_state, show_roll, tell, tell_one
 
 COST = {"willpower_left": 1}

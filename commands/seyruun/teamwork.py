@@ -15,7 +15,7 @@ from rules import seyruun_system
 from rules.errors import DiceError
 
 from ..dice_base import DiceCommand, dice_system, find_character, split_comment
-from ..dice_display import escape
+from rules.display import escape
 from .common import base_record, replace_request, roll_request, show_roll
 
 MAX_HELPERS = 5

@@ -14,7 +14,7 @@ from rules.errors import DiceError
 from rules.randomness import get_rng
 
 from ..dice_base import DiceCommand, announce, dice_system, find_character, is_staff, split_comment
-from ..dice_display import escape
+from rules.display import escape
 from ..rolls import roll_summary
 
 
@@ -33,7 +33,8 @@ class CmdContest(DiceCommand):
     Roll a resisted action between two characters (staff).
 
     Usage:
-      +contest <character>: <pool> [vs <diff>] = <character>: <pool> [vs <diff>] [# <comment>]
+      +contest <character>: <pool> [vs <diff>] =
+               <character>: <pool> [vs <diff>] [# <comment>]
 
     Switches:
       private - show it only to the two characters and staff here

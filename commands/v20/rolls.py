@@ -29,7 +29,7 @@ from rules.errors import DiceError
 from rules.randomness import get_rng
 
 from ..dice_base import announce, split_comment, whole_number
-from ..dice_display import escape
+from rules.display import escape
 from ..rolls import roll_summary
 from . import character as v20_character
 

@@ -32,24 +32,16 @@ class V20Wing(Wing):
     roll_help = """\
 Multiple actions (V20):
   +roll/multi <pool>[ vs <diff>], <pool>[ vs <diff>][, ...] [= <split>]
-The smallest pool is split among the actions (as evenly as possible,
-earlier actions first, or as you say after '=': '= 2 1', positive dice
-adding up to it). Put * before an action taken with Celerity: it rolls
-its full pool and takes no part in the split. Example:
+The smallest pool is split among the actions (evenly, earlier first, or
+as given after '=': '= 2 1'); *<pool> is a Celerity action, rolled whole.
   +roll/multi dex+firearms vs 6, wits+dominate vs 7 = 2 1
-  +roll/multi dex+brawl, *dex+brawl
-/spec, /ignorepain (1 Willpower for the whole turn) and /private work
-with /multi; /willpower, /auto and /retry do not (roll that action alone).
-
+/spec, /ignorepain, /private work with /multi; /willpower, /auto, /retry not.
 Extended actions (V20):
   +roll/extended <pool> [vs <diff>] for <total> [# <comment>]
   +roll/extended [# <comment>]   roll the same pool again
   +roll/status   or   +roll/stop
-Net successes add up toward the total; a botch resets the total to 0.
-It is kept on your character (over a restart) until complete or stopped.
-
-Health: your wound penalty comes off every pool; see +help +damage
-and +help +heal. Resisted actions: +help +contest."""
+Net successes add up toward the total; a botch resets it to 0.
+See also: help +damage, help +heal, help +contest."""
 
     def __init__(self, key="v20"):
         super().__init__(key)
@@ -105,7 +97,7 @@ and +help +heal. Resisted actions: +help +contest."""
         data = v20_character.extended(character)
         if not data:
             return []
-        from ..dice_display import escape
+        from rules.display import escape
 
         return [f"Your extended action ({escape(data['text'])}) stands at {data['total']} of {data['target']} "
                 "successes: +roll/extended to roll again, +roll/stop to end it."]

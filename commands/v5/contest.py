@@ -49,7 +49,7 @@ from .. import pending as store
 from ..dice_base import DiceCommand, announce, find_character, is_staff, split_comment
 from .rolls import bestial_rule, split_hunger
 from .character import hunger
-from .display import MAX_COMMENT, OUTCOME_COLOURS, escape, format_faces, format_pool
+from .display import MAX_COMMENT, OUTCOME_COLOURS, escape, fitted, format_faces, format_pool
 from .willpower import LastRoll, NotRerollable, audience, format_reroll_successes, remember_roll
 
 PREFIX = "|w[Contest]|n"
@@ -170,6 +170,8 @@ def contest_record(command, contest, attacker, defender, comment, **extra):
 
 class ContestLastRoll(LastRoll):
     """One side of a contest, for +willpower: a reroll works out the winner again."""
+
+    judged_alone = False
 
     def __init__(self, state, side, **kwargs):
         super().__init__(**kwargs)
@@ -347,10 +349,11 @@ def live(challenge):
 
 
 def tell_room(caller, text):
-    """A message that is not a roll, to the caller's room (or the caller alone, nowhere)."""
+    """A message that is not a roll, to the caller's room (or the caller alone, nowhere), fitted to
+    each receiver's width."""
     from .. import dice_base  # the one way out for player text (see dice_base.send)
 
-    dice_base.tell_room(caller, text)
+    dice_base.tell_room(caller, text if callable(text) else fitted(text))
 
 
 class CmdContest(DiceCommand):
@@ -372,26 +375,10 @@ class CmdContest(DiceCommand):
       decline - refuse the challenge made to you
       cancel  - withdraw the challenge you made
 
-    Both sides roll their pools, each with its own Hunger dice, and the side
-    with more successes wins by the difference. A tie goes to the defender
-    (the side challenged) and is shown as a tie. The room sees both rolls,
-    the winner and the margin. 0 successes is a total failure on either side,
-    even when a tie at 0 goes to the defender.
-
-    Against a number of dice (NPC opposition the Storyteller gives you), the
-    opposition rolls with the Hunger you state (default 0). Such dice are
-    always labelled with who set them: 'Opposition (set by Bob)' when a
-    player rolled, 'Opposition (staff: Anna)' or 'NPC (staff: Anna)' only
-    when staff did, so no one can pass their dice off as staff opposition.
-    Against a character here, your pool is checked now and rolled when they
-    answer, within 5 minutes; both of you are told if the challenge expires
-    (told when you next connect, if you are away). A challenge survives a
-    server reload. Your side always rolls with your own Hunger; only staff
-    roll an NPC on the left side with 'hunger <n>'.
-
-    Each side may reroll its own dice once with +willpower afterwards; the
-    room sees the new winner, and the other side's new outcome when the
-    reroll changed it (a bestial failure once it loses, say).
+    Both sides roll at once, each with its own Hunger; more successes wins
+    by the difference, and a tie goes to the defender. Each side may reroll
+    its own dice once with +willpower. The details (NPC opposition, who set
+    the dice, challenges, ties at 0): help contests.
 
     Examples:
       +contest dex+athletics vs 6 hunger 2 # the chase
@@ -469,7 +456,7 @@ class CmdContest(DiceCommand):
             my_side = v5_contest.ATTACKER
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
                                           rng=get_rng(), bestial_rule=bestial_rule())
-        text = format_contest(contest, attacker[:2], defender[:2], comment)
+        text = fitted(format_contest(contest, attacker[:2], defender[:2], comment))
         record = contest_record(self.raw_string.strip(), contest, attacker[:2], defender[:2], comment)
         receivers = announce(caller, text, record=record)
         receivers = receivers if receivers is not None else audience(caller, False)
@@ -540,7 +527,7 @@ class CmdContest(DiceCommand):
         contest = v5_contest.roll_contest(challenge.pool.dice, hunger(challenger), pool.dice, hunger(caller),
                                           rng=get_rng(), bestial_rule=bestial_rule())
         shown_comment = " / ".join(part for part in (challenge.comment, comment) if part)
-        text = format_contest(contest, attacker, defender, shown_comment)
+        text = fitted(format_contest(contest, attacker, defender, shown_comment))
         record = contest_record(self.raw_string.strip(), contest, attacker, defender, shown_comment,
                                 challenge=challenge.command, subject=challenger)
         receivers = announce(caller, text, record=record)

@@ -9,19 +9,30 @@ sheet (saved before anyone is told) until `+frenzy/end`.
 
 import re
 
-from rules import v5, v5_humanity
+from rules import v5, v5_humanity, v5_sheet
+from rules.display import append_code
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
 from ..dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
                         tell_room, whole_number)
 from .character import has_sheet, in_frenzy, set_frenzy, willpower_left
-from .display import MAX_COMMENT, escape, format_faces, format_outcome
+from .display import MAX_COMMENT, escape, fitted, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
 REMORSE_PREFIX = "|w[Remorse]|n"
 FRENZY_PREFIX = "|w[Frenzy]|n"
 _VS = re.compile(r"^(?P<who>.*?)\s*(?:(?:^|\s)vs\.?\s+(?P<difficulty>\S.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+def _tell_subject(caller, target, render, receivers):
+    """The character rolled for, when not among those told: the same message, code and all, at
+    their own width (`render` is a callable width -> text)."""
+    if target == caller or (receivers is not None and target in receivers):
+        return
+    code = getattr(receivers, "code", None)
+    text = render if code is None else (lambda width: append_code(render(width), code, width=width))
+    send([target], text, from_obj=caller)
 
 
 def _target(cmd, name, what):
@@ -94,7 +105,7 @@ class CmdRemorse(DiceCommand):
             verdict = "|[r|wHumanity drops to 0|n: the Beast has won; Stains cleared."
         else:
             verdict = f"|yHumanity drops to {result.humanity_after}|n; Stains cleared."
-        text = f"{header}\n  {format_faces(result.roll)}  =>  {result.roll.successes} {noun}: {verdict}"
+        text = fitted(f"{header}\n  {format_faces(result.roll)}  =>  {result.roll.successes} {noun}: {verdict}")
         record = {
             "kind": "remorse",
             "command": self.raw_string.strip(),
@@ -108,8 +119,7 @@ class CmdRemorse(DiceCommand):
         if target != caller:
             record["subject"] = target
         receivers = announce(caller, text, record=record)
-        if target != caller and (receivers is None or target not in receivers):
-            send([target], getattr(receivers, "text", None) or text, from_obj=caller)
+        _tell_subject(caller, target, text, receivers)
         _not_rerollable(caller, target, "Remorse test")
 
 
@@ -161,11 +171,14 @@ class CmdFrenzy(DiceCommand):
                                       v5.check_difficulty)
         target = _target(self, who, "frenzy tests")
         willpower, humanity = willpower_left(target), target.trait("humanity")
-        result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng())
+        # Impaired (Stains beyond Humanity, RULES.md §1): -2 dice, as on every pool.
+        penalty = v5_sheet.impairment(target.sheet_values)
+        result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng(), penalty=penalty)
         given = result.difficulty_given
         dice = result.roll.pool
-        total = willpower + result.humanity_dice
-        pool = (f"Willpower {willpower} + Humanity {humanity} / 3 ({result.humanity_dice}) = {total}"
+        total = willpower + result.humanity_dice - penalty
+        pool = (f"Willpower {willpower} + Humanity {humanity} / 3 ({result.humanity_dice})"
+                + (f" - {penalty} Impaired" if penalty else "") + f" = {total}"
                 + (" (rolled as 1)" if total < 1 else ""))
         header = (f"{FRENZY_PREFIX} {_who_makes(caller, target, 'a frenzy test')}: {pool} "
                   f"({dice} {'die' if dice == 1 else 'dice'}, no Hunger dice)")
@@ -174,6 +187,8 @@ class CmdFrenzy(DiceCommand):
         if comment:
             header += f" # {escape(comment, MAX_COMMENT)}"
         lines = [header, f"  {format_faces(result.roll)}  =>  {format_outcome(result.roll, given)}"]
+        if penalty:
+            lines.append(f"  {v5_sheet.IMPAIRED_NOTE}.")
         if result.resisted is True:
             lines.append(f"  => |g{escape(target.key)} resists the frenzy.|n")
         elif result.resisted is False:
@@ -191,9 +206,9 @@ class CmdFrenzy(DiceCommand):
         }
         if target != caller:
             record["subject"] = target
-        receivers = announce(caller, "\n".join(lines), record=record)
-        if target != caller and (receivers is None or target not in receivers):
-            send([target], getattr(receivers, "text", None) or "\n".join(lines), from_obj=caller)
+        text = fitted("\n".join(lines))
+        receivers = announce(caller, text, record=record)
+        _tell_subject(caller, target, text, receivers)
         _not_rerollable(caller, target, "frenzy test")
 
     def end_frenzy(self):
@@ -214,6 +229,6 @@ class CmdFrenzy(DiceCommand):
             text += f" (ended by {escape(caller.key)})"
         record_action(caller, target, "frenzy_end", "frenzy ended", command=self.raw_string.strip(),
                       private=False, room=caller.location)
-        told = tell_room(caller, text)
+        told = tell_room(caller, fitted(text))
         if target not in told:
-            send([target], text, from_obj=caller)
+            send([target], fitted(text), from_obj=caller)

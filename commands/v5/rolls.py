@@ -15,9 +15,9 @@ from rules.errors import DiceError
 from rules.pools import build_pool
 from rules.randomness import get_rng
 
-from ..dice_base import announce, split_comment, whole_number
+from ..dice_base import announce, split_comment, whole_number, width_of
 from .character import hunger, spend_willpower, willpower_left
-from .display import escape, format_pool, format_reroll, format_roll
+from .display import escape, fit, fitted, format_pool, format_reroll, format_roll
 from .willpower import LastRoll, audience, remember_roll
 
 _WILLPOWER_SUFFIX = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
@@ -67,16 +67,25 @@ def split_roll_args(text):
     return text, difficulty, willpower, comment
 
 
-def willpower_at_once(caller, result, rng, difficulty_given):
+def willpower_at_once(caller, result, rng, difficulty_given, accumulating=False):
     """
-    The seed's `/willpower` ending: reroll the `failures` choice right after the roll.
+    The seed's `/willpower` ending: reroll the `failures` choice right after the roll, only
+    when the roll did not win (`rules.v5.willpower_ending`; RULES.md §1 Ruling).
 
     Returns:
         (the roll before, or None when nothing was rerolled; the roll now; the line to show)
     """
-    picks = v5.choose_failures(result)
-    if not picks:
-        return None, result, "  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent."
+    if accumulating:
+        # An extended roll's step adds its successes to a total: "it already wins" (at
+        # difficulty 1) is no reason to keep it, so the failures are rerolled all the same.
+        picks = v5.choose_failures(result)
+        if not picks:
+            return None, result, f"  |wWillpower|n: {v5.ENDING_NO_FAILURES}"
+    else:
+        decision = v5.willpower_ending(result)
+        if not decision.reroll:
+            return None, result, f"  |wWillpower|n: {decision.reason}"
+        picks = decision.indexes
     spend_willpower(caller)
     rerolled = v5.reroll(result, picks, rng=rng)
     return result, rerolled, format_reroll(result, rerolled, "failures", difficulty_given)
@@ -124,6 +133,8 @@ def describe_extended(state):
 
 class ExtendedLastRoll(LastRoll):
     """The latest roll of an extended roll: a Willpower reroll corrects the total."""
+
+    judged_alone = False
 
     def __init__(self, caller, run, number, **kwargs):
         super().__init__(**kwargs)
@@ -173,9 +184,9 @@ def extended_roll(cmd):
             raise DiceError("You have no extended roll.")
         if "stop" in switches:
             caller.attributes.remove(EXTENDED_KEY, category=DICE_CATEGORY)
-            caller.msg(f"You stop your extended roll of {describe_extended(state)}.")
+            caller.msg(fit(f"You stop your extended roll of {describe_extended(state)}.", width_of(caller)))
         else:
-            caller.msg(f"Your extended roll: {describe_extended(state)}.")
+            caller.msg(fit(f"Your extended roll: {describe_extended(state)}.", width_of(caller)))
         return
 
     text, target, willpower, comment = split_roll_args(cmd.args)
@@ -214,7 +225,7 @@ def extended_roll(cmd):
     lines = [format_roll(caller.key, pool, result, False, comment, private_to=private_to, title=title)]
     initial = None
     if willpower:
-        initial, result, line = willpower_at_once(caller, result, rng, False)
+        initial, result, line = willpower_at_once(caller, result, rng, False, accumulating=True)
         lines.append(line)
     state = v5_extended.add_roll(state, result)
     data = save_extended(caller, state, data)
@@ -230,7 +241,7 @@ def extended_roll(cmd):
         "details": {"target": state.target, "total": state.total, "roll": state.rolls,
                     "complete": state.complete},
     }
-    receivers = announce(caller, "\n".join(lines), private=private, record=record)
+    receivers = announce(caller, fitted("\n".join(lines)), private=private, record=record)
     summary = f"extended roll {state.rolls} of " + format_pool(pool, result.pool, result.hunger_level, 1, False)
     remember_roll(caller, ExtendedLastRoll(
         caller, data["run"], state.rolls, result=result, summary=summary, difficulty_given=False, private=private,

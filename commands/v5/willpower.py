@@ -19,9 +19,12 @@ team's dice): a reroll by one participant is written into the others' kept rolls
 - Not rerollable: Rouse checks (Blood Potency rerolls those), Remorse tests, frenzy tests
   (Willpower tests are not rerolled with Willpower), and an NPC's dice rolled by staff.
 - `best` picks the dice that maximise the exact chance to win (`rules.v5_odds.best_reroll`),
-  then the lowest messy-critical chance, then the most expected successes; on a win it can
-  still lower the chance of a messy critical or add successes. When no reroll beats keeping
-  the roll, it is refused and nothing is spent.
+  then the lowest messy-critical chance, then the most expected successes. Any strategy is
+  refused with nothing spent when its dice neither raise the chance to win nor lower the
+  chance of a messy critical (`rules.v5_odds.refusal`; `crits` may also raise the chance of a
+  critical). Rating rolls (`+roll willpower`, `+roll humanity`) are never rerolled.
+- `crits` on a roll that already wins shows `rules.v5_odds.warning_for` (the exact chances
+  after the reroll) and spends nothing; `+willpower/confirm crits` spends.
 """
 
 import importlib
@@ -33,9 +36,9 @@ from rules.errors import DiceError
 from rules.randomness import get_rng
 
 from .. import pending
-from ..dice_base import DiceCommand, announce, staff_in_room
+from ..dice_base import DiceCommand, announce, staff_in_room, width_of
 from .character import has_sheet, spend_willpower, willpower_left
-from .display import PREFIX, PRIVATE_PREFIX, escape, format_faces, format_reroll, regular_face
+from .display import PREFIX, PRIVATE_PREFIX, escape, fit, fitted, format_faces, format_reroll, regular_face
 
 REROLL_WINDOW = 600  # seconds: a Willpower reroll follows the roll it changes
 LAST_ROLL = "last_roll"  # the Attribute (category commands.pending.PENDING)
@@ -61,6 +64,10 @@ class LastRoll:
 
     rerollable = True
     reason = ""
+    # False where the roll is one part of a whole (a contest side, a helper's dice, an extended
+    # roll's step): its own chance to win says nothing, so a strategy is only refused when it
+    # picks no dice.
+    judged_alone = True
     # A contest's or teamwork roll's participants share `state`: see `share_state`.
     shared_id = None
     sharers = ()
@@ -229,6 +236,9 @@ def rerollable_roll(caller):
     result = last.current()
     if result.rerolled:
         raise DiceError("Your last roll has already been rerolled with Willpower (once per roll).")
+    refusal = v5.reroll_refusal(result)
+    if refusal:
+        raise DiceError(refusal)
     return last, result
 
 
@@ -254,24 +264,20 @@ def parse_choice(text):
     return matches[0], matches[0], None
 
 
-def choose_dice(result, strategy, faces):
-    """The regular dice to reroll; DiceError when none (nothing is spent then)."""
+def choose_dice(result, strategy, faces, judged_alone=True):
+    """
+    The regular dice to reroll; DiceError when none or when the strategy cannot help
+    (`rules.v5_odds.refusal`: nothing raises the chance to win or lowers the chance of a messy
+    critical). Nothing is spent then. A player's own faces are never second-guessed.
+    """
     if faces is not None:
         return v5.choose_faces(result, faces)
     if not result.regular:
         raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
-    picks = v5.choose_reroll(result, strategy)
-    if strategy == "best" and picks and not v5_odds.reroll_improves(result, picks):
-        raise DiceError("No reroll improves this roll (chance to win, then no messy critical, then "
-                        "successes); no Willpower spent.")
-    if not picks:
-        why = {
-            "failures": "no regular dice under 6",
-            "crits": "no unpaired 10 to chase a pair for",
-            "messy": "no regular 10s to reroll that would leave a winning roll without a messy critical",
-            "best": "no dice to reroll",
-        }[strategy]
-        raise DiceError(f"The {strategy} strategy finds {why}; no Willpower spent.")
+    picks = v5_odds.strategy_picks(result, strategy)
+    refusal = v5_odds.refusal(result, strategy, picks)
+    if refusal and (judged_alone or not picks):
+        raise DiceError(refusal)
     return picks
 
 
@@ -282,6 +288,7 @@ class CmdWillpower(DiceCommand):
     Usage:
       +willpower [failures, crits, messy or best]
       +willpower <dice faces>
+      +willpower/confirm crits
 
     Costs one point of Superficial Willpower damage and rerolls up to three
     regular dice of your last roll (made in the last 10 minutes); Hunger
@@ -295,13 +302,16 @@ class CmdWillpower(DiceCommand):
       messy    - the regular 10s that make a critical messy, when the roll
                  still wins without them
       best     - the dice that give the best exact chance to win (then the
-                 least chance of a messy critical, then the most successes);
-                 refused when no reroll beats keeping the roll
+                 least chance of a messy critical, then the most successes)
       2 3      - the regular dice showing these faces
+    A strategy that raises neither the chance to win nor lowers the
+    chance of a messy critical is refused, and nothing is spent. `crits`
+    on a roll that already wins shows the chances and asks you to repeat
+    it as +willpower/confirm crits.
 
-    Rolls you can reroll: +roll, +check and their extended rolls, your
-    side of a +contest, your dice in a +teamwork roll. Not Rouse checks,
-    Remorse or frenzy tests. When Willpower is exhausted, it is refused.
+    Rerollable: +roll, +check, extended rolls, your side of a +contest,
+    your dice in a +teamwork roll. Not Rouse checks, Remorse or frenzy
+    tests, nor +roll willpower / +roll humanity (rating rolls).
 
     Examples:
       +willpower
@@ -314,6 +324,7 @@ class CmdWillpower(DiceCommand):
     aliases = ["willpower", "+wp"]
     locks = "cmd:all()"
     usage = "+willpower [failures, crits, messy, best or <dice faces>]"
+    switch_options = ("confirm",)
 
     def run(self):
         caller = self.caller
@@ -323,7 +334,12 @@ class CmdWillpower(DiceCommand):
         label, strategy, faces = parse_choice(self.args)
         if willpower_left(caller) < 1:
             raise DiceError("Your Willpower is exhausted: there is no Willpower left to spend.")
-        picks = choose_dice(result, strategy, faces)
+        picks = choose_dice(result, strategy, faces, last.judged_alone)
+        warning = v5_odds.warning_for(result, strategy, picks) if strategy and last.judged_alone else None
+        if warning and "confirm" not in self.switches:
+            caller.msg(fit(f"{warning} Nothing spent yet: to reroll all the same, +willpower/confirm {strategy}.",
+                           width_of(caller)))
+            return
 
         spend_willpower(caller)
         new = v5.reroll(result, picks, rng=get_rng())
@@ -344,4 +360,4 @@ class CmdWillpower(DiceCommand):
             "parent": last.entry,
             "difficulty_given": last.difficulty_given,
         }
-        announce(caller, "\n".join(lines), private=last.private, shared_with=last.receivers, record=record)
+        announce(caller, fitted("\n".join(lines)), private=last.private, shared_with=last.receivers, record=record)

@@ -2,15 +2,20 @@
 The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.dice_wing`.
 
 - +roll/+check: the `/willpower` ending's at-once reroll (refused before rolling when
-  Willpower is exhausted), extended rolls (`/extended`, `/status`, `/stop`), and every roll
-  remembered for a later +willpower.
+  Willpower is exhausted; only when the roll did not win: `rules.v5.willpower_ending`),
+  Blood Surge (`/surge`: a Rouse check first, no Blood Potency reroll, then +dice by Blood
+  Potency; refused at Hunger 5), extended rolls (`/extended`, `/status`, `/stop`), and every
+  roll remembered for a later +willpower.
 - +odds/reroll: the chances after each Willpower choice for the last roll.
 - its own commands (`V5CmdSet`): +rouse, +hunger, +willpower, +contest, +teamwork, +remorse,
   +frenzy; their pending state (challenges, teamwork, the +willpower window).
 """
 
-from rules import v5
+import dataclasses
+
+from rules import v5, v5_rouse
 from rules.errors import DiceError
+from rules.randomness import get_rng
 
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
@@ -20,26 +25,25 @@ EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 
 
 class V5Wing(Wing):
-    switches = ("extended", "status", "stop")
-    odds_switches = ("reroll",)
+    switches = ("extended", "status", "stop", "surge")
+    odds_switches = ("reroll", "contest")
     roll_help = """\
+Blood Surge (V5): +roll/surge <pool> [vs <difficulty>]
+  a Rouse check first, then dice by Blood Potency (help rouse).
 Extended rolls (V5):
   +roll/extended <pool> vs <target total> [# <comment>]
   +roll/extended [# <comment>]      roll your extended roll again
   +roll/status   or   +roll/stop
-Each roll's successes add up toward the target total. The first roll is
-made when you start; +roll/extended rolls the same pool again (with your
-Hunger at that moment). A bestial failure on a roll is shown on that
-roll and the total so far is kept. The extended roll is kept on your
-character (even over a restart) until you start a new one after
-completing it, or /stop it. Start it with /private to keep all its
-rolls private.
-
-After any roll, +willpower rerolls up to three regular dice (see
-+help +willpower); +odds/reroll shows the chances of each choice."""
+Successes add up toward the total (a bestial failure is shown, the total
+kept), on your character until done or stopped; /private hides them all.
+After any roll, +willpower rerolls up to three regular dice and
++odds/reroll shows each choice's chances (help willpower)."""
     odds_help = """\
   +odds/reroll  for your last roll, the chances after each Willpower
-                choice (failures, crits, messy, best), before you commit"""
+                choice (failures, crits, messy, best), before you commit
+  +odds/contest <pool> vs <pool> [hunger <m>]   or   vs <character>
+                exact contest chances: who wins, the tie (the
+                defender's), crits, messy criticals, bestial failures"""
 
     def __init__(self):
         super().__init__("v5")
@@ -59,6 +63,11 @@ After any roll, +willpower rerolls up to three regular dice (see
         return True
 
     def handle_odds(self, cmd):
+        if "contest" in cmd.switches:  # commands/v5/contest_odds.py
+            from .contest_odds import contest_odds_command
+
+            contest_odds_command(cmd)
+            return True
         if "reroll" not in cmd.switches:
             return False
         from .odds import reroll_advice
@@ -85,14 +94,31 @@ After any roll, +willpower rerolls up to three regular dice (see
         if request.option("willpower") and roller.get("willpower_left", 0) < 1:
             raise DiceError("Your Willpower is exhausted: you cannot reroll with Willpower.")
 
+    def prepare_request(self, cmd, request, roller):
+        """`+roll/surge`: refuse what cannot be, then make the Blood Surge's Rouse check."""
+        if "surge" not in getattr(cmd, "switches", ()) or cmd.key not in ("+roll", "+check"):
+            return request
+        hunger_now = roller.get("hunger", 0)
+        blood_potency = roller.get("blood_potency", 0)
+        v5_rouse.check_surge(hunger_now, blood_potency)
+        dice = v5_rouse.surged_pool(request.dice, blood_potency)
+        # Every refusal comes before the Rouse die: a refused roll must not cost Hunger.
+        self.before_roll(cmd, request, roller)
+        surge = v5_rouse.roll_surge(hunger_now, blood_potency, rng=get_rng())
+        if surge.hunger_after != hunger_now:
+            cmd.caller.set_trait("hunger", surge.hunger_after)
+        return dataclasses.replace(request, dice=dice,
+                                   extra=request.extra + (("surge", surge), ("hunger", surge.hunger_after)))
+
     def after_roll(self, cmd, request, result, rng):
         if not request.option("willpower"):
             return result, None, lambda width: []
-        picks = v5.choose_failures(result)
-        if not picks:
-            return result, None, lambda width: ["  |wWillpower|n: no regular dice under 6 to reroll; no Willpower spent."]
+        decision = v5.willpower_ending(result)
+        if not decision.reroll:
+            reason = decision.reason
+            return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
         spend_willpower(cmd.caller)
-        rerolled = v5.reroll(result, picks, rng=rng)
+        rerolled = v5.reroll(result, decision.indexes, rng=rng)
         from rules.display import format_reroll
 
         system = cmd.system

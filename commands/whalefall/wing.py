@@ -12,6 +12,8 @@ The Whalefall wing: what Whalefall adds to the shared commands, found by
 - its own command (`WhalefallCmdSet`): +partial, the GM's ruling on a partial check.
 """
 
+from rules.display import wrap
+
 from ..dice_base import Wing, is_staff, send
 
 
@@ -48,7 +50,8 @@ of a failure with no die at the face, and how many dice meet it."""
         if code is None or not (record.get("data") or {}).get("partial"):
             return
         staff = [obj for obj in receivers if is_staff(obj)]
-        send(staff, f"  |wGM|n: rule on it with |w+partial {code}=success|n or |w+partial {code}=failure|n.")
+        hint = f"  |wGM|n: rule on it with |w+partial {code}=success|n or |w+partial {code}=failure|n."
+        send(staff, lambda width: "\n".join(wrap(hint, width)))  # each staff member's width
 
 
 WING = WhalefallWing()

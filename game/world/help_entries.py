@@ -225,3 +225,123 @@ HELP_ENTRY_DICTS = [
         """,
     },
 ]
+
+# The long parts of the shared dice commands' help (+roll, +rolls), so that `help <command>`
+# fits one page under every DICE_SYSTEM (tests/test_help_pages.py).
+HELP_ENTRY_DICTS += [
+    {
+        "key": "rolling in detail",
+        "aliases": ["roll details", "private rolls", "roll codes"],
+        "category": "Dice",
+        "text": """
+            A pool adds your traits and numbers: full names, standard
+            abbreviations (str, dex, int, ...) or unique prefixes. The room sees
+            the pool with each trait's value, the dice, the score and the outcome.
+            How the dice are read is this game's system's: help +roll shows its
+            usage and examples, and help <system> (help v5, help v20, ...) its
+            rules.
+
+            A private roll (+roll/private, +check/private) is shown only to you,
+            to the characters named after = (they must be in the room; at most
+            10, separated by commas) and to staff in the room:
+                +roll/private <pool> vs <target>=Alice, Bob # a secret
+
+            Every roll is stored on the roll log and its last line ends with a
+            verification code, e.g. [code ABCD2345]. Anyone can check a public
+            roll with +roll/verify <code> (any case); a private roll only shows
+            to those it was shown to and to staff. Anyone else gets "There is no
+            such roll.", just as for a code that does not exist.
+
+            See also: help verifying rolls, help the roll log, help +odds.
+        """,
+    },
+    {
+        "key": "the roll log",
+        "aliases": ["roll log", "rolllog", "roll history"],
+        "category": "Dice",
+        "text": """
+            Every roll, every later change to a roll (a Willpower reroll, a
+            contest answer) and every staff change to a sheet is stored on the
+            roll log with a verification code.
+
+            Staff see the whole log with +rolls, newest first, 15 entries to a
+            page, two lines each (a list taller than your screen is paged); name
+            a character to see what was rolled by or for them: +rolls Alice,
+            and a page after =: +rolls Alice=2. /private shows only private
+            rolls, /here only what happened in this room.
+
+            Players see their own rolls (+rolls and +rolls/mine are the same for
+            them). +roll/verify <code> shows one entry in full. The log is also
+            on the game's website, at /rolls/.
+
+            See also: help +rolls, help verifying rolls.
+        """,
+    },
+]
+
+
+# The long parts of +contest's help, so that `help +contest` fits one page.
+HELP_ENTRY_DICTS += [
+    {
+        "key": "contests",
+        "aliases": ["contest rules", "opposed rolls"],
+        "category": "Dice",
+        "text": """
+            A contest (+contest) pits your pool against another's, both rolled at
+            once. Both sides roll their pools, each with its own Hunger dice, and
+            the side with more successes wins by the difference. A tie goes to
+            the defender (the side challenged) and is shown as a tie. The room
+            sees both rolls, the winner and the margin. 0 successes is a total
+            failure on either side, even when a tie at 0 goes to the defender.
+
+            Against a number of dice (NPC opposition the Storyteller gives you),
+            the opposition rolls with the Hunger you state (default 0). Such dice
+            are always labelled with who set them: 'Opposition (set by Bob)' when
+            a player rolled, 'Opposition (staff: Anna)' or 'NPC (staff: Anna)'
+            only when staff did, so no one can pass their dice off as staff
+            opposition. With /defend you are the defender (you win ties);
+            otherwise you are acting and the opposition defends.
+
+            Against a character here, your pool is checked now and rolled when
+            they answer (+contest/answer <pool>), within 5 minutes; both of you
+            are told if the challenge expires (told when you next connect, if
+            you are away). A challenge survives a server reload. Your side
+            always rolls with your own Hunger; only staff roll an NPC on the
+            left side with 'hunger <n>'.
+
+            Each side may reroll its own dice once with +willpower afterwards;
+            the room sees the new winner, and the other side's new outcome when
+            the reroll changed it (a bestial failure once it loses, say).
+
+            See also: help +contest, help willpower, help +odds.
+        """,
+    },
+]
+
+
+def _system_entries():
+    """
+    One entry per dice system, named by its key (`help v20`): how its rolls are read
+    (`System.help`, rules/<key>_system.py), which `help +roll` names instead of showing it,
+    so that the +roll page fits one screen under every system. Every system has its entry,
+    whichever is configured (the file entries are read once, at start).
+    """
+    from rules.errors import DiceError
+    from rules.systems import SYSTEMS, get_system
+
+    entries = []
+    for key in SYSTEMS:
+        try:
+            system = get_system(key)
+        except DiceError:  # a system whose module is not installed has no help
+            continue
+        if not system.help:
+            continue
+        text = system.help.rstrip() + "\n\nSee also: help +roll, help rolling in detail."
+        # a lone `|` would be Evennia markup: the texts mean it literally
+        entries.append({"key": key, "aliases": [system.title.lower()], "category": "Dice",
+                        "text": text.replace("|", "||")})
+    return entries
+
+
+HELP_ENTRY_DICTS += _system_entries()

@@ -10,30 +10,19 @@ All clients are closed after the test.
 """
 
 import itertools
-import os
 import secrets
 
 import pytest
 
-from .harness import GameServer, TelnetClient
+from .harness import TelnetClient
+from .systems import running_server
 
 _player_numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
 def game_server(tmp_path_factory, pytestconfig):
-    # A migrated database is kept in .pytest_cache for the next run (E2E_DB_CACHE=0: never).
-    cache_dir = None
-    # (`getattr`: with `-p no:cacheprovider` there is no cache attribute at all.)
-    cache = getattr(pytestconfig, "cache", None)
-    if os.environ.get("E2E_DB_CACHE", "1") != "0" and cache is not None:
-        cache_dir = cache.mkdir("e2e-db")
-    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-game"), db_cache_dir=cache_dir)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+    yield from running_server(tmp_path_factory.mktemp("e2e-game"), pytestconfig)
 
 
 @pytest.fixture

@@ -3,29 +3,16 @@ End to end: a game started with DICE_SYSTEM=dicecheck, played over telnet by two
 (one server for this module, started once).
 """
 
-import os
 import re
 
 import pytest
 
-from .harness import GameServer
+from .systems import CODE, system_server
 
 pytestmark = pytest.mark.e2e
 
-CODE = re.compile(r"\[code [A-Z0-9]+\]")
 
-
-@pytest.fixture(scope="module")
-def game_server(tmp_path_factory, pytestconfig):
-    cache = getattr(pytestconfig, "cache", None)
-    cache_dir = cache.mkdir("e2e-db") if cache is not None and os.environ.get("E2E_DB_CACHE", "1") != "0" else None
-    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-dicecheck"), db_cache_dir=cache_dir,
-                        extra_env={"DICE_SYSTEM": "dicecheck"})
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+game_server = system_server("dicecheck")
 
 
 def test_dicecheck_over_telnet(new_player):

@@ -5,28 +5,17 @@ dice and spends 1 Willpower, another player sees the roll, `+sheet`, `+stat woun
 and `+odds` answer.
 """
 
-import os
 import re
 import secrets
 
 import pytest
 
-from .harness import GameServer
+from .systems import system_server
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def game_server(tmp_path_factory, pytestconfig):
-    cache = getattr(pytestconfig, "cache", None)
-    cache_dir = cache.mkdir("e2e-db") if cache is not None and os.environ.get("E2E_DB_CACHE", "1") != "0" else None
-    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-seyruun"), db_cache_dir=cache_dir,
-                        extra_env={"DICE_SYSTEM": "seyruun"})
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+game_server = system_server("seyruun")
 
 
 def test_seyruun_over_telnet(new_player):

@@ -4,28 +4,17 @@ module, started once): staff deal damage, the sheet shows it, the next roll take
 penalty off and says so, and another player sees the roll.
 """
 
-import os
 import re
 import secrets
 
 import pytest
 
-from .harness import GameServer
+from .systems import system_server
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def game_server(tmp_path_factory, pytestconfig):
-    cache = getattr(pytestconfig, "cache", None)
-    cache_dir = cache.mkdir("e2e-db") if cache is not None and os.environ.get("E2E_DB_CACHE", "1") != "0" else None
-    server = GameServer(run_dir=tmp_path_factory.mktemp("e2e-v20"), db_cache_dir=cache_dir,
-                        extra_env={"DICE_SYSTEM": "v20"})
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+game_server = system_server("v20")
 
 
 def test_v20_wounds_over_telnet(new_player, superuser_client):

@@ -164,7 +164,10 @@ def test_webclient_roll_then_find_it_on_the_roll_log(game_server, new_player, pa
     site.reload()
     site.locator(f'tr.rolllog-entry[data-code="{code}"]').wait_for()
     width = site.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, width
+    wide = site.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(el => el.getBoundingClientRect().right > 390.5)
+        .slice(0, 8).map(el => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))""")
+    assert width <= 390, (width, wide)
     shoot(site, "roll-log-phone")
 
     # Nothing was fetched from anywhere but the game.

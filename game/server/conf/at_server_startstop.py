@@ -25,7 +25,7 @@ def at_server_init():
     The dice system (`DICE_SYSTEM`, and its settings such as `V5_BESTIAL_FAILURE`) is built
     here once: an unknown key or a bad setting stops the start with a clear message in the log.
     """
-    from commands.dice_base import check_configured_system
+    from typeclasses.system import check_configured_system
 
     check_configured_system()
 
