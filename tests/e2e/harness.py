@@ -133,6 +133,15 @@ def wait_for_port(host: str, port: int, timeout: float) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
+def wrapped_text(text: str) -> re.Pattern:
+    """A pattern for `text` as the game may wrap it: white space runs match any white space."""
+    words = text.split()
+    if not words:
+        return re.compile(re.escape(text))
+    lead = r"\s*" if text[:1].isspace() else ""
+    return re.compile(lead + r"\s+".join(re.escape(word) for word in words))
+
+
 class TelnetClient:
     """
     A line-oriented telnet client for tests.
@@ -257,18 +266,20 @@ class TelnetClient:
         """
         Read until `expected` (a plain string, or a compiled regex) has been received.
 
+        A plain string matches across the game's line wrapping: the server wraps every line at
+        the client's width (80 here: this client sends no NAWS) with an indent, so any run of
+        white space in `expected` matches any run of white space received (line breaks and
+        the indent included). Assert on the exact layout with a regex, or on the returned text.
+
         Returns all text up to and including the match (the rest stays buffered for the next
         read). Raises `TimeoutError` (with the text received so far) if it does not arrive.
         """
         timeout = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + timeout
+        pattern = expected if isinstance(expected, re.Pattern) else wrapped_text(expected)
         while True:
-            if isinstance(expected, re.Pattern):
-                match = expected.search(self._buffer)
-                end = match.end() if match else -1
-            else:
-                pos = self._buffer.find(expected)
-                end = pos + len(expected) if pos >= 0 else -1
+            match = pattern.search(self._buffer)
+            end = match.end() if match else -1
             if end >= 0:
                 text, self._buffer = self._buffer[:end], self._buffer[end:]
                 return text

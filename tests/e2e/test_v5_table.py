@@ -13,7 +13,12 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-CONTEST_RESULT = re.compile(r"=> (?:\S+ wins by \d+ \(\d+ to \d+\)|Tie at \d+ success(?:es)?: \S+ wins)")
+CONTEST_RESULT = re.compile(r"=>\s+(?:\S+\s+wins\s+by\s+\d+\s+\(\d+\s+to\s+\d+\)|Tie\s+at\s+\d+\s+success(?:es)?:\s+\S+\s+wins)")
+
+
+def flat(text):
+    """The text with the game's line wrapping undone (every white-space run one space)."""
+    return " ".join(text.split())
 SHEET_HUNGER = re.compile(r"Hunger (\d) +Humanity")
 
 
@@ -29,7 +34,7 @@ def test_two_players_contest(new_player):
 
     alice.send(f"+contest str+athletics vs {bob.name} # arm wrestling")
     challenge = bob.read_until("+contest/decline")
-    assert f"[Contest] {alice.name} challenges {bob.name}: Strength 1 + Athletics 0 = 1 (1 die)" in challenge
+    assert f"[Contest] {alice.name} challenges {bob.name}: Strength 1 + Athletics 0 = 1 (1 die)" in flat(challenge)
     alice.read_until("+contest/decline")
 
     bob.send("+contest/answer wits+resolve")
@@ -38,9 +43,9 @@ def test_two_players_contest(new_player):
         text = client.read_until(CONTEST_RESULT)
         seen[client.name] = text[text.rindex("[Contest]"):]
     for text in seen.values():
-        assert f"[Contest] {alice.name} vs {bob.name} # arm wrestling" in text
-        assert f"{alice.name}: Strength 1 + Athletics 0 = 1 (1 die), Hunger 1" in text
-        assert f"{bob.name}: Wits 1 + Resolve 1 = 2 (2 dice), Hunger 1" in text
+        assert f"[Contest] {alice.name} vs {bob.name} # arm wrestling" in flat(text)
+        assert f"{alice.name}: Strength 1 + Athletics 0 = 1 (1 die), Hunger 1" in flat(text)
+        assert f"{bob.name}: Wits 1 + Resolve 1 = 2 (2 dice), Hunger 1" in flat(text)
     # Both saw the same dice and the same result.
     assert seen[alice.name] == seen[bob.name]
 
