@@ -271,6 +271,32 @@ def resolve(terms, table=None):
     return Pool(parts=tuple(parts), total=total)
 
 
+def clean_specialty(specialty, owned, trait_label, max_length, max_count):
+    """
+    A Specialty name as a sheet keeps it (white space folded), or refused: empty, too long,
+    odd characters, a second one of the same name, or one too many for the trait.
+
+    Args:
+        specialty (str): the name as typed.
+        owned (iterable of str): the trait's Specialties already on the sheet.
+        trait_label (str): the trait's name as shown ("Brawl").
+        max_length (int), max_count (int): the system's limits.
+    """
+    owned = tuple(owned)
+    name = " ".join(specialty.split())
+    if not name:
+        raise PoolError("Name the Specialty.")
+    if len(name) > max_length:
+        raise PoolError(f"Specialty names are at most {max_length} characters.")
+    if not all(ch.isalnum() or ch in " '-&" for ch in name):
+        raise PoolError("Specialty names use letters, digits, spaces, ' - and & only.")
+    if normalize(name) in {normalize(s) for s in owned}:
+        raise PoolError(f"{trait_label} already has the Specialty {name}.")
+    if len(owned) >= max_count:
+        raise PoolError(f"{trait_label} already has {max_count} Specialties.")
+    return name
+
+
 def build_pool(expression, table=None):
     """Parse and resolve in one step."""
     return resolve(parse(expression), table)

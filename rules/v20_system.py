@@ -71,7 +71,7 @@ from . import v20, v20_health
 from .engine import (CANCELLED, CANCELS, DOUBLE, FAIL, ONE, SUCCESS, Chance, DiceGroup, Die, OddsView,
                      Outcome, RollRequest, RollView, Sheet, SheetSection, System, plural, read_whole, split_vs)
 from .errors import DiceError, PoolError, PoolTooLarge
-from .pools import MAX_POOL, Pool, PoolPart, TraitTable, match_name, normalize, parse
+from .pools import MAX_POOL, Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -288,18 +288,7 @@ class V20Sheet(Sheet):
             raise DiceError(f"Only Attributes and Abilities have Specialties; {title(skill)} is neither.")
         if self.clamp(values)[skill] < 1:
             raise DiceError(f"A Specialty needs at least one dot in {title(skill)}.")
-        name = " ".join(specialty.split())
-        if not name:
-            raise DiceError("Name the Specialty.")
-        if len(name) > MAX_SPECIALTY_LENGTH:
-            raise DiceError(f"Specialty names are at most {MAX_SPECIALTY_LENGTH} characters.")
-        if not all(ch.isalnum() or ch in " '-&" for ch in name):
-            raise DiceError("Specialty names use letters, digits, spaces, ' - and & only.")
-        if normalize(name) in {normalize(s) for s in owned}:
-            raise DiceError(f"{title(skill)} already has the Specialty {name}.")
-        if len(owned) >= MAX_SPECIALTIES_PER_TRAIT:
-            raise DiceError(f"{title(skill)} already has {MAX_SPECIALTIES_PER_TRAIT} Specialties.")
-        return name
+        return clean_specialty(specialty, owned, title(skill), MAX_SPECIALTY_LENGTH, MAX_SPECIALTIES_PER_TRAIT)
 
     def traits(self, values, specialties):
         values = self.clamp(values)

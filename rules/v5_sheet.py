@@ -27,7 +27,7 @@ A Specialty needs at least one dot in its Skill.
 """
 
 from .errors import DiceError
-from .pools import TraitTable, match_name, normalize
+from .pools import TraitTable, clean_specialty, match_name, normalize
 
 ATTRIBUTES = {
     "physical": ("strength", "dexterity", "stamina"),
@@ -233,18 +233,7 @@ def check_specialty(skill, specialty, values, owned):
         raise DiceError(f"Only Skills have Specialties; {skill.title()} is not a Skill.")
     if values.get(skill, 0) < 1:
         raise DiceError(f"A Specialty needs at least one dot in {skill.title()}.")
-    name = " ".join(specialty.split())
-    if not name:
-        raise DiceError("Name the Specialty.")
-    if len(name) > MAX_SPECIALTY_LENGTH:
-        raise DiceError(f"Specialty names are at most {MAX_SPECIALTY_LENGTH} characters.")
-    if not all(ch.isalnum() or ch in " '-&" for ch in name):
-        raise DiceError("Specialty names use letters, digits, spaces, ' - and & only.")
-    if normalize(name) in {normalize(s) for s in owned}:
-        raise DiceError(f"{skill.title()} already has the Specialty {name}.")
-    if len(owned) >= MAX_SPECIALTIES_PER_SKILL:
-        raise DiceError(f"{skill.title()} already has {MAX_SPECIALTIES_PER_SKILL} Specialties.")
-    return name
+    return clean_specialty(specialty, owned, skill.title(), MAX_SPECIALTY_LENGTH, MAX_SPECIALTIES_PER_SKILL)
 
 
 def trait_table(values, specialties):
