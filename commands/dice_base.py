@@ -445,3 +445,12 @@ def record_action(actor, subject, kind, description, **kwargs):
     from rolllog import api as rolllog_api
 
     return rolllog_api.record_action(actor, subject, kind, description, **kwargs)
+
+
+def system_and_wing():
+    """(system, wing) of the game, or (None, None) when the configured system is broken."""
+    try:
+        system = dice_system()
+    except DiceError:
+        return None, None
+    return system, dice_wing(system)

@@ -10,7 +10,7 @@ wing (`commands.dice_base.Wing`).
 
 from rules.errors import DiceError
 
-from .dice_base import DiceCommand, dice_system, dice_wing, split_comment, width_of
+from .dice_base import system_and_wing, DiceCommand, dice_system, dice_wing, split_comment, width_of
 
 
 def percent(probability):
@@ -44,11 +44,7 @@ class CmdOdds(DiceCommand):
     switch_options = ()
 
     def system_parts(self):
-        try:
-            system = dice_system()
-        except DiceError:
-            return None, None
-        return system, dice_wing(system)
+        return system_and_wing()
 
     def parse(self):
         system, wing = self.system_parts()

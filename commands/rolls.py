@@ -11,7 +11,7 @@ from rules.errors import DiceError
 from rules.pools import Pool
 from rules.randomness import get_rng
 
-from .dice_base import (COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character, split_comment)
+from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character, split_comment)
 
 SHARED_SWITCHES = ("private", "verify")
 
@@ -88,12 +88,7 @@ class CmdRoll(DiceCommand):
     # ------------------------------------------------------------ the system's part
 
     def system_parts(self):
-        """(system, wing) of the game, or (None, None) when the configured system is broken."""
-        try:
-            system = dice_system()
-        except DiceError:
-            return None, None
-        return system, dice_wing(system)
+        return system_and_wing()
 
     def parse(self):
         system, wing = self.system_parts()
