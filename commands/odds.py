@@ -8,7 +8,6 @@ Every system's odds are fast enough for the game's single reactor thread at the 
 wing (`commands.dice_base.Wing`).
 """
 
-from rules.errors import DiceError
 
 from .dice_base import system_and_wing, DiceCommand, dice_system, dice_wing, split_comment, width_of
 
