@@ -1,7 +1,7 @@
 """
 Exact V5 odds (RULES.md §1 and §6): fresh rolls, Willpower rerolls and the `best` reroll.
 
-Everything is counted, never simulated. `rules.v5.evaluate` only looks at a few facts about a
+Everything is counted, never simulated. `rules.v5_dice.evaluate` only looks at a few facts about a
 roll, so faces fall into categories that evaluate alike:
 
 - regular die: fail (1-5, 5 faces), success (6-9, 4 faces), ten (1 face);
@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from . import v5
+from . import v5_dice
 from .errors import DiceError
 
 KEYS = ("win", "critical", "messy_critical", "bestial_failure", "total_failure", "expected_successes")
@@ -175,9 +175,9 @@ def odds(pool, hunger, difficulty, bestial_rule="official"):
     Raises:
         DiceError: for a parameter out of bounds.
     """
-    regular_n, hunger_n = v5.split_pool(pool, hunger)
-    v5.check_difficulty(difficulty)
-    v5.check_bestial_rule(bestial_rule)
+    regular_n, hunger_n = v5_dice.split_pool(pool, hunger)
+    v5_dice.check_difficulty(difficulty)
+    v5_dice.check_bestial_rule(bestial_rule)
     counts, denominator = _count(0, 0, False, False, regular_n, hunger_n, difficulty, bestial_rule, hunger_n > 0)
     return _as_fractions(counts, denominator)
 
@@ -187,8 +187,8 @@ def odds(pool, hunger, difficulty, bestial_rule="official"):
 
 def _check_indexes(result, indexes):
     indexes = tuple(indexes)
-    if len(indexes) > v5.MAX_REROLL:
-        raise DiceError(f"Willpower rerolls at most {v5.MAX_REROLL} dice.")
+    if len(indexes) > v5_dice.MAX_REROLL:
+        raise DiceError(f"Willpower rerolls at most {v5_dice.MAX_REROLL} dice.")
     if len(set(indexes)) != len(indexes):
         raise DiceError("Name each die to reroll only once.")
     for i in indexes:
@@ -257,15 +257,15 @@ def best_reroll(result):
         by_category["fail" if face <= 5 else "ten" if face == 10 else "success"].append(i)
     best_key, best = None, ()
     fails, successes, tens = (by_category[c] for c in ("fail", "success", "ten"))
-    for a in range(min(len(fails), v5.MAX_REROLL) + 1):
-        for b in range(min(len(successes), v5.MAX_REROLL - a) + 1):
-            for c in range(min(len(tens), v5.MAX_REROLL - a - b) + 1):
+    for a in range(min(len(fails), v5_dice.MAX_REROLL) + 1):
+        for b in range(min(len(successes), v5_dice.MAX_REROLL - a) + 1):
+            for c in range(min(len(tens), v5_dice.MAX_REROLL - a - b) + 1):
                 k = a + b + c
                 if k == 0:
                     continue
                 picks = tuple(sorted(fails[:a] + successes[:b] + tens[:c]))
                 counts, _ = _reroll_counts(result, picks)
-                scale = 10 ** (v5.MAX_REROLL - k)
+                scale = 10 ** (v5_dice.MAX_REROLL - k)
                 key = (
                     -counts["win"] * scale,
                     counts["messy_critical"] * scale,
@@ -297,13 +297,36 @@ def strategy_odds(result):
     """
     Exact chances after each Willpower strategy (RULES.md §1): name -> `reroll_odds` dict,
     or None when the strategy picks no dice (e.g. `messy` on a roll that is not messy).
-    `failures`, `crits` and `messy` use `rules.v5.choose_reroll`; `best` uses `best_reroll`.
+    The picks are `choose_reroll`'s.
     """
     answer = {}
     for name in STRATEGIES:
-        picks = best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
+        picks = choose_reroll(result, name)
         answer[name] = reroll_odds(result, picks) if picks else None
     return answer
+
+
+
+# ---------------------------------------------------------------- Willpower strategies
+
+
+def choose_reroll(result, strategy):
+    """
+    The indexes of the regular dice a Willpower strategy rerolls (RULES.md §1).
+
+    `best` is answered by the exact odds (`best_reroll`); `failures`, `crits` and `messy` are
+    the rules of thumb of `rules.v5_dice`. It sits with the odds, not with the dice, because
+    `best` is an odds question.
+    """
+    if strategy == "failures":
+        return v5_dice.choose_failures(result)
+    if strategy == "crits":
+        return v5_dice.choose_crits(result)
+    if strategy == "messy":
+        return v5_dice.choose_messy(result)
+    if strategy == "best":
+        return best_reroll(result)
+    raise DiceError(f"Unknown Willpower strategy '{strategy}': use {', '.join(v5_dice.REROLL_STRATEGIES)} or dice faces.")
 
 
 # ---------------------------------------------------------------- is a reroll worth a point?
@@ -331,8 +354,8 @@ def worthwhile(result, indexes, strategy=None):
 
 
 def strategy_picks(result, strategy):
-    """The dice a strategy rerolls (`rules.v5.choose_reroll`; `best` is `best_reroll`)."""
-    return v5.choose_reroll(result, strategy)
+    """The dice a strategy rerolls (`choose_reroll`)."""
+    return choose_reroll(result, strategy)
 
 
 def refusal(result, strategy, indexes=None):
@@ -351,7 +374,7 @@ def refusal(result, strategy, indexes=None):
     """
     if strategy not in STRATEGIES:
         raise DiceError(f"Unknown Willpower strategy '{strategy}': use {', '.join(STRATEGIES)} or dice faces.")
-    cannot = v5.reroll_refusal(result)
+    cannot = v5_dice.reroll_refusal(result)
     if cannot:
         return cannot
     picks = strategy_picks(result, strategy) if indexes is None else tuple(indexes)

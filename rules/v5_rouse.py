@@ -209,7 +209,7 @@ def evaluate(faces, hunger, count=1, blood_potency=0, level=None):
         DiceError: bad parameters, or too few / too many faces for these checks.
     """
     _checked(hunger, count, blood_potency, level)
-    faces = v5._check_faces(faces, "Rouse die")
+    faces = v5.check_faces(faces, "Rouse die")
     queue = list(faces)
 
     def draw():
