@@ -16,9 +16,11 @@ leaves an unreadable Attribute behind. Times are wall-clock (`time.time()`): a c
   challenge withdrawn) is queued and shown when they next connect, worded for someone who
   was away ("... expired while you were away."). At most `MAX_NOTICES` are kept (the oldest
   are dropped): nothing a player does can grow another's queue without bound.
-- When a character connects (and, after a reload, every connected character) they are told
-  what is still pending for them: a challenge made or received (with the minutes left), the
-  teamwork roll they lead or help, and how long +willpower may still reroll their last roll.
+- When a character connects (is puppeted: Evennia's SIGNAL_OBJECT_POST_PUPPET, connected by
+  `connect_puppet_hook` at every server start), and after a reload every connected
+  character, they are told what is still pending for them: a challenge made or received
+  (with the minutes left), the teamwork roll they lead or help, and how long +willpower may
+  still reroll their last roll.
 """
 
 import dataclasses
@@ -27,6 +29,7 @@ import importlib
 PENDING = "dice_pending"
 NOTICES = "notices"
 MAX_NOTICES = 20
+PUPPET_HOOK = "dice_pending_on_puppet"
 
 _DATACLASS = "__dataclass__"
 # Rebuilt classes must come from here: a stored name never imports arbitrary code.
@@ -182,6 +185,38 @@ def at_connect(character):
     deliver_notices(character)
     if lines:
         character.msg("\n".join(lines))
+
+
+def _on_puppet(sender, **kwargs):
+    """Evennia's SIGNAL_OBJECT_POST_PUPPET: `sender` was just puppeted (after its at_post_puppet)."""
+    from typeclasses.characters import Character
+
+    if not isinstance(sender, Character):
+        return
+    try:
+        at_connect(sender)
+    except Exception:  # noqa: BLE001 - a notice must never stop anyone from playing
+        from evennia.utils import logger
+
+        logger.log_trace(f"pending notices for {sender}")
+
+
+def connect_puppet_hook():
+    """
+    Have every puppeting of a Character run `at_connect`. Called by the server's start hooks
+    (server/conf/at_server_startstop.py, every start and reload): the typeclass cannot call
+    up into the commands, so the commands listen to Evennia's signal instead. Connecting
+    again is harmless (one receiver per `dispatch_uid`).
+    """
+    from evennia.server.signals import SIGNAL_OBJECT_POST_PUPPET
+
+    SIGNAL_OBJECT_POST_PUPPET.connect(_on_puppet, dispatch_uid=PUPPET_HOOK)
+
+
+def disconnect_puppet_hook():
+    from evennia.server.signals import SIGNAL_OBJECT_POST_PUPPET
+
+    SIGNAL_OBJECT_POST_PUPPET.disconnect(dispatch_uid=PUPPET_HOOK)
 
 
 def tell_connected():

@@ -7,33 +7,18 @@ a new line, so `say hi|/[Roll] Admin rolls ...` shows the room a complete fake r
 (`pose {` is a traceback). These subclasses keep the stock commands' names, syntax and help
 category, and change only what reaches the other players:
 
-- Control and bidi characters are already gone (server.conf.inputfilter, for every line a
-  client sends); `speech_text` removes them again, for text that arrives by other ways.
-- **Ruling (line breaks):** `|/` (line break), `|-` (tab), `|_` (space) and `|>` (indent) in
-  speech each become one plain space. No player-made line break reaches anyone.
-- **Ruling (colour):** colour markup in speech is kept: colour in say and pose is everyday MUSH
-  roleplay, and taking it away would punish everyone for what a forger might do. It cannot
-  fake a roll line any more, because no speech line can start with anything but the speaker's
-  name (or "You", or the page header), and a tag of ours inside speech is marked (next ruling).
-  The colour is reset (`|n`) at the end of the speech, so it does not bleed into later lines.
-- **Ruling (our tags):** a system tag of ours (`SYSTEM_TAGS`: `[Roll]`, `[Contest]`,
-  `[Verify]`, ...) inside speech, in any letter case, colour or spacing, with full-width or other
-  compatibility look-alike brackets, or with zero-width characters in it, is shown with the
-  speaker's name in front: `say see [Roll] Admin rolls` reaches the room as
-  `Alice says, "see (Alice)[Roll] Admin rolls"`. So even a line pushed to the start of a
-  visual line by a narrow window reads as Alice's.
-- **Ruling (links):** MXP link markup (`|lc`, `|lu`, `|lt`, `|le`) is removed from speech and its
-  parts shown as plain text, so a link cannot hide text or run a command for whoever clicks it.
+- The text goes through `speech_text` (typeclasses/speech_text.py, where its rulings are: line
+  breaks become spaces, colour is kept, a system tag of ours is marked with the speaker's name,
+  links are shown as plain text). It lives below the commands because channel messages
+  (typeclasses/channels.py) follow the same rules; its names are importable from here too.
+- Every speech ends with `|n`, so the speaker's colour does not bleed into later lines.
 - Nothing the player typed is ever a template: every message is finished text sent to each
   receiver with `msg()` (no `$func()`, no `{}` fields), with the speaker as `from_obj` and a
-  message type (`say`, `pose`, `whisper`, `page`) that `+nospoof` (commands/nospoof.py) uses.
+  message type (`say`, `pose`, `whisper`, `page`) that `+nospoof` (typeclasses/nospoof.py) uses.
 
 Every roll line can be checked: `+roll/verify <code>` shows the stored record of the code at
 the end of the line (see `help verifying rolls`).
 """
-
-import re
-import unicodedata
 
 from django.db.models import Q
 from evennia.commands.default.comms import CmdPage as _StockPage
@@ -41,111 +26,11 @@ from evennia.commands.default.general import CmdPose as _StockPose
 from evennia.commands.default.general import CmdSay as _StockSay
 from evennia.commands.default.general import CmdWhisper as _StockWhisper
 from evennia.comms.models import Msg
-from evennia.utils import ansi, create
+from evennia.utils import create
 
-from server.conf.inputfilter import clean_line
-
-# The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
-# that every `|w[...]` tag in commands/ and rolllog/ is in this list.
-SYSTEM_TAGS = (
-    "Roll", "Private roll", "Contest", "Teamwork", "Rouse", "Verify", "Hunger", "Slake",
-    "Willpower", "Odds", "Remorse", "Frenzy", "Extended", "Staff", "Record", "System",
-    "Partial", "Private contest", "Contest odds", "Damage", "Heal", "Wounds", "Resist", "Reroll", "Fairness",
-)
-
-_TAG = re.compile(
-    r"\[\s*(?:%s)\s*\]" % "|".join(r"\s+".join(map(re.escape, tag.lower().split())) for tag in SYSTEM_TAGS)
-)
-# Markup that moves text to another line or column, or makes a link: never from a player.
-_LAYOUT = re.compile(r"\|\||\|[/\-_>]|\|l[ctue]")
-# Evennia colour markup (zero width on screen): truecolour, xterm256, greyscale, the letters.
-_CODE = re.compile(r"\|\[?#[0-9a-fA-F]{6}|\|\[?[0-5]{3}|\|\[?=[a-z]|\|!?[a-zA-Z]|\|\[[a-zA-Z]|\|[*^]")
-
-
-def _layout_safe(text):
-    def replace(match):
-        token = match.group()
-        if token == "||":
-            return token
-        return " " if token[1] in "/-_>" else ""
-
-    text = _LAYOUT.sub(replace, text).strip()
-    # An unpaired `|` at the very end would pair with the `|n` that follows the speech.
-    trailing = len(text) - len(text.rstrip("|"))
-    if trailing % 2:
-        text += "|"
-    return text
-
-
-def _visible(text):
-    """(index in `text`, character) for each character the reader sees, or None when this
-    tokenizer and Evennia's own parser disagree about what is seen."""
-    seen = []
-    i, end = 0, len(text)
-    while i < end:
-        char = text[i]
-        if char == "|":
-            if text.startswith("||", i):
-                seen.append((i, "|"))
-                i += 2
-                continue
-            code = _CODE.match(text, i)
-            if code:
-                i = code.end()
-                continue
-        elif char == "{" and text.startswith("{{", i):
-            seen.append((i, "{"))
-            i += 2
-            continue
-        seen.append((i, char))
-        i += 1
-    if "".join(c for _, c in seen) != ansi.strip_ansi(text):
-        return None
-    return seen
-
-
-def _fold(char):
-    """A character as the tag search sees it: compatibility forms (full-width brackets and
-    letters) folded to the plain ones, lower case."""
-    folded = unicodedata.normalize("NFKC", char)
-    return (folded if len(folded) == 1 else char).lower()
-
-
-def mark_tags(text, speaker):
-    """
-    `text` (Evennia markup) with `(speaker)` put in front of each system tag of ours.
-
-    When the markup is too odd to map what is seen back to what was typed, the markup is made
-    literal (`|` doubled) so that the mapping is exact.
-    """
-    seen = _visible(text)
-    if seen is None:
-        text = text.replace("|", "||")
-        seen = _visible(text) or [(i, c) for i, c in enumerate(text)]
-    # Zero-width format characters are skipped, so `[Ro<ZWSP>ll]` is found too.
-    kept = [(i, _fold(c)) for i, c in seen if unicodedata.category(c) != "Cf"]
-    folded = "".join(c for _, c in kept)
-    starts = [kept[match.start()][0] for match in _TAG.finditer(folded)]
-    if not starts:
-        return text
-    marker = f"({literal(speaker)})"
-    pieces, last = [], 0
-    for start in starts:
-        pieces.append(text[last:start])
-        pieces.append(marker)
-        last = start
-    pieces.append(text[last:])
-    return "".join(pieces)
-
-
-def literal(text):
-    """Text shown exactly as it is (a name, say): no markup, no control characters."""
-    return " ".join(clean_line(str(text)).replace("|", "||").split())
-
-
-def speech_text(text, speaker):
-    """What a player's speech becomes before anyone sees it (see the module's rulings)."""
-    return mark_tags(_layout_safe(clean_line(text)), speaker)
+# The text rules live below the commands (the typeclasses use them too); imported here under
+# their old names for the commands below and for code that imports them from this module.
+from typeclasses.speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text  # noqa: F401
 
 
 def _name(obj, looker):

@@ -24,6 +24,8 @@ several more options for customizing the Guest account system.
 
 from evennia.accounts.accounts import DefaultAccount, DefaultGuest
 
+from .nospoof import tag_message
+
 
 class Account(DefaultAccount):
     """
@@ -138,8 +140,6 @@ class Account(DefaultAccount):
 
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's page gets its author's tag when this player has +nospoof on."""
-        from commands.nospoof import tag_message
-
         super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
 
 

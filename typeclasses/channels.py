@@ -14,6 +14,8 @@ to be modified.
 
 from evennia.comms.comms import DefaultChannel
 
+from .speech_text import speech_text
+
 
 class Channel(DefaultChannel):
     r"""
@@ -116,13 +118,11 @@ class Channel(DefaultChannel):
     """
 
     def at_pre_msg(self, message, **kwargs):
-        """A player's channel message follows the speech rules (commands/speech.py): no line
-        break, and a system tag of ours inside it marked as the sender's."""
+        """A player's channel message follows the speech rules (typeclasses/speech_text.py): no
+        line break, and a system tag of ours inside it marked as the sender's."""
         message = super().at_pre_msg(message, **kwargs)
         senders = kwargs.get("senders") or []
         if message and senders and isinstance(message, str):
-            from commands.speech import speech_text
-
             message = speech_text(message, getattr(senders[0], "key", senders[0])) or None
         return message
 

@@ -16,6 +16,7 @@ from evennia.utils.utils import make_iter
 from rules.errors import DiceError
 from rules.pools import match_name
 
+from .nospoof import tag_message
 from .objects import ObjectParent
 
 SHEET = "sheet"
@@ -42,8 +43,6 @@ class Character(ObjectParent, DefaultCharacter):
 
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's speech gets its author's tag when this player has +nospoof on."""
-        from commands.nospoof import tag_message
-
         super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
 
     # ------------------------------------------------------------ stored values
@@ -166,16 +165,11 @@ class Character(ObjectParent, DefaultCharacter):
 
     def at_post_puppet(self, **kwargs):
         """
-        After the usual greeting: what expired while the player was away (kept notices) and
-        what is still pending (challenges, teamwork, the +willpower window; commands.pending).
+        After the usual greeting: the sheet's gauges for MUD clients. What expired while the
+        player was away and what is still pending (challenges, teamwork, the +willpower
+        window) follows from the commands' side: Evennia sends SIGNAL_OBJECT_POST_PUPPET right
+        after this hook, and the game's start hooks (server/conf/at_server_startstop.py)
+        connect commands.pending to it, since a typeclass never imports from `commands/`.
         """
         super().at_post_puppet(**kwargs)
         self.send_vitals()
-        from commands import pending
-
-        try:
-            pending.at_connect(self)
-        except Exception:  # noqa: BLE001 - a notice must never stop anyone from playing
-            from evennia.utils import logger
-
-            logger.log_trace(f"pending notices for {self}")

@@ -37,10 +37,13 @@ def at_server_start():
 
     Pending dice state (challenges, teamwork, the +willpower window) is kept in the database;
     here the challenges that ran out while the server was down are expired, the others get
-    their timers back, and connected players are told what is still pending for them.
+    their timers back, and connected players are told what is still pending for them. The
+    notice on puppeting (what is pending, what expired while away) is connected here too,
+    before any session can puppet: the Character typeclass never imports from `commands/`.
     """
     from commands import pending
 
+    pending.connect_puppet_hook()
     pending.at_server_start()
 
 
