@@ -186,22 +186,56 @@ def fairness(request):
     return render(request, "rolllog/fairness.html", context)
 
 
+MAX_TYPED = 100  # of any odds field, before it is read (a pool is at most 80 characters)
+
+
+def _odds_fields(inputs, typed):
+    """The system's odds inputs as the template draws them, each showing what was typed (or its default)."""
+    from rules.engine import CHOICE, FLAG, TEXT, choice_key
+
+    fields = []
+    for item in inputs:
+        sent = typed.get(item.name)
+        value = sent if sent is not None else ("" if item.kind == TEXT or item.default is None else str(item.default))
+        field = {"name": item.name, "id": f"odds-{item.name}", "label": item.label, "kind": item.kind,
+                 "hint": item.hint, "value": value, "low": item.low, "high": item.high}
+        if item.kind == FLAG:
+            field["checked"] = item.read(sent)
+        if item.kind == CHOICE:
+            keys = [choice_key(choice) for choice, _ in item.choices]
+            chosen = (sent or "").strip() if (sent or "").strip() in keys else choice_key(item.default)
+            field["options"] = [{"key": key, "label": label, "selected": key == chosen}
+                                for key, (_, label) in zip(keys, item.choices)]
+        fields.append(field)
+    return fields
+
+
 @login_required
 def odds(request):
-    """/rolls/odds/: exact odds of a pool (and target) under the configured system, with a chart."""
+    """
+    /rolls/odds/: the exact odds of a roll under the configured system, with a chart.
+
+    The page draws the fields the system describes (`System.odds_inputs`: the pool, the target
+    and the system's own, such as V5's Hunger or V20's Specialty) and reads them back; the
+    system turns their values into the request `+odds` makes (`System.odds_args`), so the
+    chances and the chart are the ones `+odds` gives for the same dice, switches and state.
+    Nothing is computed until a pool is typed. A refused input (a Hunger of 9, a pool or a
+    target the rules refuse) is said on the page, in the rules' words; no odds are shown then.
+    """
     from typeclasses.system import dice_system
     from rules.charts import odds_svg
     from rules.display import shares, strip_markup
+    from rules.engine import read_odds_inputs
     from rules.errors import DiceError
 
     system = dice_system()
-    pool = without_control(request.GET.get("pool", "")).strip()[:80]
-    target = without_control(request.GET.get("target", "")).strip()[:40]
+    inputs = system.odds_inputs
+    typed = {item.name: without_control(request.GET[item.name])[:MAX_TYPED]
+             for item in inputs if item.name in request.GET}
     view, error, rows, svg = None, "", [], ""
-    if pool:
-        text = f"{pool} vs {target}" if target else pool
+    if (typed.get("pool") or "").strip():
         try:
-            view = system.odds(system.parse(text, numbers_only=True))
+            view = system.odds_of(read_odds_inputs(inputs, typed))
         except DiceError as err:
             error = str(err)
     if view is not None:
@@ -212,9 +246,8 @@ def odds(request):
     context = {
         "page_title": "Dice odds",
         "system_title": system.title,
-        "usage": strip_markup(system.roll_usage.replace("+roll", "+odds", 1)),
-        "pool": pool,
-        "target": target,
+        "usage": strip_markup(system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")),
+        "fields": _odds_fields(inputs, typed),
         "view": view,
         "rows": rows,
         "svg": svg,

@@ -52,6 +52,12 @@ Rulings (RULES.md and the seed are silent):
 - **Ruling**: a plain number on the left is that many dice at 6+ (the seed: a static check
   uses "usually 6+"), so `+check 12:3` is `12d(6+):3`.
 - **Ruling**: a target name with `|` loses it (it is Evennia's markup character).
+
+The odds without a sheet (`odds_inputs`, the website's odds page): static checks only (the dice,
+the threshold and the TN, as `+odds 12d(5+):3`; a sheet's traits and someone's defence need the
+game). **Ruling**: a threshold left at 6+ never overrides one written in the pool (`12d(5+)`);
+another threshold than the pool's is refused, not guessed between. The whole notation typed as
+the pool (`12d(6+):3`, no TN) is read as it is.
 """
 
 import re
@@ -59,8 +65,8 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from . import dicecheck
-from .engine import (FAIL, SUCCESS, Chance, DiceGroup, Die, OddsView, Outcome, RollRequest, RollView, Sheet,
-                     SheetSection, System, plural)
+from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
+                     RollView, Sheet, SheetSection, System, plural)
 from .errors import DiceError, PoolError
 from .pools import TraitTable, match_name, normalize
 
@@ -113,6 +119,8 @@ _NUMBER_THEN_NAME = re.compile(r"([0-9]{1,4})\s+(\S.*)", re.ASCII | re.DOTALL)
 _ABBREVIATION_THEN_NAME = re.compile(r"([A-Za-z]{3})(?:\s+(?P<name>[^(\s].*))?", re.ASCII | re.DOTALL)
 
 EXAMPLES = "like STR:3, Swords (Cut):EVA <target> or 12d(6+):3"
+_TYPED_THRESHOLD = re.compile(r"[dD]\s*\(\s*([0-9]{1,4})\s*\+\s*\)", re.ASCII)
+_LEADING_NUMBER = re.compile(r"\s*([0-9]{1,4})(?![0-9]|\s*[dD])(.*)", re.ASCII | re.DOTALL)
 
 
 def limits(trait):
@@ -286,6 +294,30 @@ Hits < TN: failure, botch margin = TN - Hits; 3 or more: big botch.
   +roll 12d(6+):3                  static: 12 dice at 6+, 3 Hits needed
   +roll Swords (Cut)+2:EVA <target>  with 2 dice more
   /damage: a damage check; its Effect is the wounds dealt."""
+
+    odds_inputs = (
+        OddsInput("pool", "Dice", hint="e.g. 12, or 12d(5+)"),
+        OddsInput("target", "TN", high=40, hint="Hits needed, e.g. 3"),
+        OddsInput("threshold", "Threshold", kind=NUMBER, low=1, high=dicecheck.SIDES, default=STATIC_THRESHOLD,
+                  hint="the face a die needs for a Hit (6: 6+)"),
+    )
+
+    def odds_args(self, values):
+        """A static check `<dice>d(<threshold>+):<TN>` (see the module docstring)."""
+        _, switches, roller = super().odds_args(values)
+        pool, target = (values.get("pool") or "").strip(), (values.get("target") or "").strip()
+        threshold = values.get("threshold") or STATIC_THRESHOLD
+        if not target:
+            if ":" in pool:
+                return pool, switches, roller
+            raise DiceError("Give the TN, the Hits needed (e.g. 3).")
+        typed = _TYPED_THRESHOLD.search(pool)
+        if typed and threshold != STATIC_THRESHOLD and int(typed.group(1)) != threshold:
+            raise DiceError(f"The pool says {int(typed.group(1))}+ and the threshold {threshold}+: give one.")
+        number = _LEADING_NUMBER.fullmatch(pool)
+        if not typed and number and threshold != STATIC_THRESHOLD:
+            pool = f"{number.group(1)}d({threshold}+){number.group(2)}"
+        return f"{pool}:{target}", switches, roller
 
     # -- reading the notation
 

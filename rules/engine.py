@@ -19,6 +19,10 @@ What crosses the seam is system-neutral:
   be shown again without the system that made it.
 - `OddsView`: exact chances (`fractions.Fraction`) of a request, each outcome once, and the
   distribution of the score for a chart.
+- `OddsInput`: one thing a system's odds take, described for a page without a character's
+  sheet (the website's odds page): the pool, the target, and the system's own (V5's Hunger,
+  V20's Specialty, a die size ...). `System.odds_inputs` lists them and `System.odds_args`
+  turns their values into what `parse` and `odds` take, as `+odds` has them in the game.
 
 Pure Python, standard library only.
 """
@@ -202,6 +206,101 @@ class OddsView:
             if item.key == key:
                 return item.probability
         raise KeyError(key)
+
+
+# ---------------------------------------------------------------- odds inputs (the web odds page)
+
+TEXT = "text"  # free text (the pool, the target)
+NUMBER = "number"  # a whole number from `low` to `high`
+FLAG = "flag"  # on or off
+CHOICE = "choice"  # one of `choices`
+INPUT_KINDS = (TEXT, NUMBER, FLAG, CHOICE)
+_OFF = ("", "0", "off", "false", "no")
+
+
+def choice_key(value):
+    """A choice's value as a form sends it back ("" for None)."""
+    return "" if value is None else str(value)
+
+
+def _shown(typed):
+    return typed if len(typed) <= 20 else typed[:20] + "..."
+
+
+@dataclass(frozen=True)
+class OddsInput:
+    """
+    One thing a system's odds take, for a page that has no character's sheet: it draws a field
+    of each input and reads what was typed back with `read`.
+
+    Args:
+        name (str): the field's name (the query parameter). "pool" and "target" are the texts
+            `System.odds_args` puts together for `parse`.
+        label (str): for people ("Hunger").
+        kind (str): TEXT (at most `high` characters), NUMBER (a whole number `low`..`high`),
+            FLAG (on or off) or CHOICE (one of `choices`).
+        default: the value when nothing is typed (TEXT "", FLAG False).
+        choices (tuple of (value, label)): a CHOICE's values, in order.
+        switch (str): a FLAG that is a roll switch ("spec"): on, `odds_args` passes it to `parse`.
+        state (str): any other input's `Roller.state` key (default: `name`).
+        hint (str): a few words shown with the field ("successes needed, optional").
+    """
+
+    name: str
+    label: str
+    kind: str = TEXT
+    low: int = 0
+    high: int = 80
+    default: object = None
+    choices: tuple = ()
+    switch: str = ""
+    state: str = ""
+    hint: str = ""
+
+    def __post_init__(self):
+        if self.kind not in INPUT_KINDS:
+            raise ValueError(f"unknown input kind {self.kind!r}")
+
+    def read(self, typed):
+        """
+        The value of what was typed (a str, or None when the field was not sent).
+
+        Raises:
+            DiceError: a NUMBER out of range or not a number, a CHOICE that is none of them.
+        """
+        typed = "" if typed is None else str(typed).strip()
+        if self.kind == TEXT:
+            return typed[: self.high]
+        if self.kind == FLAG:
+            return typed.lower() not in _OFF
+        if not typed:
+            return self.default
+        if self.kind == NUMBER:
+            message = f"{self.label} must be a whole number from {self.low} to {self.high}, not '{_shown(typed)}'."
+            try:
+                value = read_whole(typed, "", signed=True)
+            except DiceError:
+                raise DiceError(message) from None
+            if not self.low <= value <= self.high:
+                raise DiceError(message)
+            return value
+        for value, _ in self.choices:
+            if typed == choice_key(value):
+                return value
+        names = ", ".join(label for _, label in self.choices)
+        raise DiceError(f"{self.label} must be one of {names}, not '{_shown(typed)}'.")
+
+
+POOL_INPUT = OddsInput("pool", "Pool", hint="number of dice, e.g. 6")
+TARGET_INPUT = OddsInput("target", "Target", high=40, hint="optional")
+
+
+def read_odds_inputs(inputs, typed):
+    """
+    The values of `inputs` (tuple of OddsInput) from `typed` (a mapping: field name -> text,
+    such as a request's GET), name -> value; DiceError for the first bad one.
+    """
+    return {item.name: item.read(typed.get(item.name)) for item in inputs}
 
 
 # ---------------------------------------------------------------- the roller and the request
@@ -410,6 +509,42 @@ class System:
     def odds(self, request, roller=None):
         """The `OddsView` of a request."""
         raise NotImplementedError
+
+    # -- odds without a sheet (the website's odds page)
+
+    #: what the odds take (tuple of `OddsInput`): the pool and target texts, then the
+    #: system's own inputs; each system describes its own
+    odds_inputs = (POOL_INPUT, TARGET_INPUT)
+
+    def odds_args(self, values):
+        """
+        What `parse` and `odds` take for these input values (from `read_odds_inputs`), as
+        `+odds` has them for a character whose sheet and switches say the same:
+        (text, switches, roller). `parse` then runs with `numbers_only=True`.
+
+        The default: the text is "<pool> vs <target>" (the pool alone without a target); a
+        FLAG with a `switch` turns that switch on; every other input (not a text) sets
+        `Roller.state[input.state or input.name]`. A system whose inputs say more (a die size
+        written into the pool) adds to this.
+        """
+        pool, target = values.get("pool") or "", values.get("target") or ""
+        text = f"{pool} vs {target}" if target else pool
+        switches, state = set(), {}
+        for item in self.odds_inputs:
+            if item.kind == TEXT:
+                continue
+            value = values.get(item.name, item.default)
+            if item.switch:
+                if value:
+                    switches.add(item.switch)
+            else:
+                state[item.state or item.name] = value
+        return text, frozenset(switches), Roller(state=state)
+
+    def odds_of(self, values):
+        """The `OddsView` of input values (see `odds_args`); DiceError when the rules refuse them."""
+        text, switches, roller = self.odds_args(values)
+        return self.odds(self.parse(text, switches, roller=roller, numbers_only=True), roller)
 
 
 # ---------------------------------------------------------------- reading what players type

@@ -62,6 +62,11 @@ Rulings (beyond those of `rules.seyruun`):
 - **Ruling**: `/multi <n>` counts all n actions (2 to 10); `/multi 1` is refused as meaningless.
 - **Ruling**: the enhanced critical note is added whenever two or more 10s show (win or not),
   for the Storyteller; it is a note, not an outcome, since its effects are narrative.
+
+The odds without a sheet (`odds_inputs`, the website's odds page): dice, successes needed,
+`/willpower` (+3 dice), the actions this turn (`/multi <n>`) and the wound level, taken off the
+pool as the sheet's is. **Ruling**: the page assumes the Willpower point is there (odds spend
+nothing).
 """
 
 import re
@@ -70,7 +75,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import seyruun
-from .engine import (CHANCE, DOUBLE, FAIL, ONE, SUCCESS, TEN, Chance, DiceGroup, Die, OddsView, Outcome,
+from .engine import (CHANCE, CHOICE, DOUBLE, FAIL, FLAG, NUMBER, ONE, SUCCESS, TEN, Chance, DiceGroup, Die,
+                     OddsInput, OddsView, Outcome, Roller,
                      RollRequest, RollView, Sheet, SheetSection, System, plural, read_whole, split_vs)
 from .errors import DiceError, PoolError
 from .pools import TraitTable, match_name, normalize, parse as parse_terms
@@ -496,8 +502,29 @@ enough, 2+ solid, 4+ heroic, 6+ supernatural brilliance. Two or more
 Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
   +roll str+brawl vs moderate/multi 2   +check 0 vs 1"""
 
+    odds_inputs = (
+        OddsInput("pool", "Dice", hint="e.g. 6"),
+        OddsInput("target", "Successes needed", high=40,
+                  hint="1 to 20, or simple, moderate, complex, epic, legendary; blank: simple"),
+        OddsInput("willpower", "Willpower", kind=FLAG, switch="willpower", hint=f"+{seyruun.WILLPOWER_DICE} dice"),
+        OddsInput("actions", "Actions this turn", kind=NUMBER, low=1, high=MAX_ACTIONS, default=1,
+                  hint=f"-{seyruun.MULTI_ACTION_PENALTY} dice for each beyond the first"),
+        OddsInput("wound", "Wound", kind=CHOICE, default=0, choices=tuple(
+            (index, level.capitalize() if not seyruun.WOUND_PENALTIES.get(level) else
+             f"{level.capitalize()} (-{seyruun.WOUND_PENALTIES[level]})") for index, level in enumerate(WOUND_LEVELS))),
+    )
+
     def __init__(self, powers=POWERS):
         self.sheet = SeyruunSheet(powers)
+
+    def odds_args(self, values):
+        """The actions are the `/multi <n>` ending; the wound level is the sheet's, as its state has it."""
+        text, switches, roller = super().odds_args(values)
+        actions = roller.get("actions", 1)
+        if actions > 1:
+            text = f"{text}/multi {actions}"
+        state = self.sheet.state({WOUND: roller.get("wound", 0)})
+        return text, switches, Roller(state={key: state[key] for key in ("wound", "wound_penalty")})
 
     def configure(self, settings):
         powers = settings.get("SEYRUUN_POWERS", POWERS)

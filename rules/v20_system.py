@@ -63,13 +63,21 @@ temporary point left, `.` for each spent.
 - Generation sets the Blood Pool's maximum and the blood points a turn (V20 table); trait
   ratings stay 1-5 (0-5) whatever the Generation.
 - The Path's name is not on the sheet (sheet values are numbers): "path" is Humanity's alias.
+
+The odds without a sheet (`odds_inputs`, the website's odds page): dice, difficulty, the
+switches that change the odds (/spec, /willpower, /ignorepain, /auto) and the health level,
+whose wound penalty comes off the pool as the sheet's would. **Rulings**: the page assumes the
+Willpower a switch needs is there (odds spend nothing; in the game +odds refuses a switch the
+sheet cannot pay); /retry is not offered, since +odds counts no earlier attempts (raise the
+difficulty instead).
 """
 
 from fractions import Fraction
 
 from . import v20, v20_health
-from .engine import (CANCELLED, CANCELS, DOUBLE, FAIL, ONE, SUCCESS, Chance, DiceGroup, Die, OddsView,
-                     Outcome, RollRequest, RollView, Sheet, SheetSection, System, plural, read_whole, split_vs)
+from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
+                     OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
+                     plural, read_whole, split_vs)
 from .errors import DiceError, PoolError, PoolTooLarge
 from .pools import MAX_POOL, Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
 
@@ -482,6 +490,27 @@ penalty comes off every pool; Incapacitated, you cannot roll.
   /auto: 1 marginal success without rolling, if pool >= difficulty
   (not in combat).
   /retry: +1 difficulty per failed attempt at this action so far."""
+
+    # Health levels by damage taken (0: Healthy), with the dice they take off.
+    odds_inputs = (
+        OddsInput("pool", "Dice", hint="e.g. 6"),
+        OddsInput("target", "Difficulty", high=40, hint=f"the face each die needs, 2 to 10; blank: "
+                                                         f"{v20.DEFAULT_DIFFICULTY}"),
+        OddsInput("spec", "Specialty", kind=FLAG, switch="spec", hint="10s count twice"),
+        OddsInput("willpower", "Willpower", kind=FLAG, switch="willpower", hint="+1 success no 1 cancels"),
+        OddsInput("ignorepain", "Ignore pain", kind=FLAG, switch="ignorepain", hint="no wound penalty"),
+        OddsInput("auto", "Automatic success", kind=FLAG, switch="auto", hint="pool at least the difficulty"),
+        OddsInput("health", "Health", kind=CHOICE, default=0, choices=((0, v20_health.HEALTHY),) + tuple(
+            (index, name if not penalty else f"{name} ({penalty})")
+            for index, (name, penalty, _) in enumerate(v20_health.HEALTH_LEVELS, start=1))),
+    )
+
+    def odds_args(self, values):
+        """The health level is damage on the track: its penalty and name, as the sheet's state has them."""
+        text, switches, roller = super().odds_args(values)
+        state = self.sheet.state({HEALTH[v20_health.BASHING]: roller.get("health", 0)})
+        return text, switches, Roller(state={key: state[key] for key in ("wound_penalty", "incapacitated",
+                                                                        "health_level")})
 
     # -- rolling
 

@@ -28,14 +28,20 @@ Issue 13 (RULES.md §1), wired here:
   `v5_contest.check_teamwork_rule`; the +teamwork command reads `teamwork_rule`.
 - `V5Sheet.changes`: setting Stains also deals the overflow's Aggravated Willpower damage
   (`v5_sheet.stain_changes`).
+
+The odds without a sheet (`odds_inputs`, the website's odds page): dice, difficulty, Hunger
+(0-5, as `+odds ... hunger <n>` or the sheet's; blank is 0, the page's odds of a pool, not a
+new sheet's 1) and Impaired (-2 dice, as the sheet's Stains make it). **Ruling**: the page has
+no `/willpower` (odds spend nothing, as `+odds` refuses it) and no rating roll (a pool of
+numbers is never one).
 """
 
 import re
 from fractions import Fraction
 
 from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
-from .engine import (HUNGER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsView, Outcome,
-                     RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
+from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
+                     OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
 from .errors import DiceError
 from .pools import build_pool
 
@@ -153,6 +159,13 @@ never wins, not even at difficulty 0 (a total failure).
   /willpower (or the ending /willpower): after rolling, spend 1
   Willpower to reroll up to three regular dice under 6, only when the
   roll did not win."""
+
+    odds_inputs = (
+        OddsInput("pool", "Dice", hint="e.g. 6"),
+        OddsInput("target", "Difficulty", high=40, hint="successes needed; blank: any success"),
+        OddsInput("hunger", "Hunger", kind=NUMBER, low=0, high=v5.MAX_HUNGER, default=0),
+        OddsInput("impaired", "Impaired", kind=FLAG, hint=f"Stains beyond Humanity: -{v5_sheet.IMPAIRED_PENALTY} dice"),
+    )
 
     def __init__(self, bestial_rule="official", teamwork_rule="seed"):
         self.bestial_rule = v5.check_bestial_rule(bestial_rule)

@@ -36,6 +36,10 @@ Rulings (RULES.md and the seed are silent):
 - **Ruling**: "failure (partial)" is an outcome key of its own, so the log and `+odds` can
   name it; it is still a failure (`success` is False), only its tone is "mixed".
 - **Ruling**: Whalefall has no Specialties besides the levels: `athletics(climbing)` is refused.
+
+The odds without a sheet (`odds_inputs`, the website's odds page): dice, the target number and
+the die size (as `+odds 4d8 vs (5,2)`). **Ruling**: a die size left at d10 never overrides one
+written in the pool (`4d8`); another die size than the pool's is refused, not guessed between.
 """
 
 import re
@@ -44,8 +48,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import whalefall
-from .engine import (FAIL, SUCCESS, Chance, DiceGroup, Die, OddsView, Outcome, RollRequest, RollView, Sheet,
-                     SheetSection, System, plural, split_vs)
+from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
+                     RollView, Sheet, SheetSection, System, plural, split_vs)
 from .errors import DiceError
 from .pools import TraitTable, build_pool, match_name, normalize
 
@@ -72,6 +76,7 @@ ODDS_LABELS = {"failure": "failure (no die met)"}
 
 _ALL_DICE = re.compile(r"\s*[0-9]+\s*[dD]\s*[0-9]+\s*", re.ASCII)
 _DIE_SIZE = re.compile(r"\s+[dD]\s*([0-9]{1,4})\s*$", re.ASCII)
+_TYPED_SIZE = re.compile(r"[dD]\s*([0-9]{1,4})\s*$", re.ASCII)
 _SKILL_NAME = re.compile(r"[a-z][a-z '\-]*[a-z]|[a-z]", re.ASCII)
 
 TARGET_NEEDED = ("Say the target number after 'vs' as (face,count), like athletics vs (5,2): "
@@ -184,8 +189,29 @@ the count fails at once, without rolling. A failed check where a die
 met the face is flagged partial: the GM may rule a partial success or
 a partial failure."""
 
+    odds_inputs = (
+        OddsInput("pool", "Dice", hint="e.g. 4, or 4d8"),
+        OddsInput("target", "Target number", high=40, hint="(face,count), like (5,2)"),
+        OddsInput("sides", "Die size", kind=NUMBER, low=whalefall.MIN_SIDES, high=whalefall.MAX_SIDES,
+                  default=whalefall.DEFAULT_SIDES, hint="sides of each die"),
+    )
+
     def __init__(self, skills=None):
         self.sheet = WhalefallSheet(skills)
+
+    def odds_args(self, values):
+        """The die size goes into the pool, as `4d8` (see the module docstring)."""
+        text, switches, roller = super().odds_args(values)
+        sides = values.get("sides") or whalefall.DEFAULT_SIDES
+        pool = (values.get("pool") or "").strip()
+        typed = _TYPED_SIZE.search(pool)
+        if typed and sides != whalefall.DEFAULT_SIDES and int(typed.group(1)) != sides:
+            raise DiceError(f"The pool says d{int(typed.group(1))} and the die size d{sides}: give one.")
+        if not typed and sides != whalefall.DEFAULT_SIDES and pool:
+            pool = f"{pool}d{sides}" if re.fullmatch(r"[0-9]+", pool) else f"{pool} d{sides}"
+            target = values.get("target") or ""
+            text = f"{pool} vs {target}" if target else pool
+        return text, switches, roller
 
     def configure(self, settings):
         skills = settings.get("WHALEFALL_SKILLS")

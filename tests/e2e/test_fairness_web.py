@@ -44,13 +44,26 @@ def test_fairness_and_odds_pages(game_server, new_player, page):  # noqa: F811
     assert page.locator("#fairness-scope").inner_text() == f"{name}, the last 7 days"
     assert page.locator("svg.fairness-chart").count() >= 1
 
+    # The odds page offers V5's own inputs (Hunger, Impaired) and shows what +odds shows for them.
     page.goto(f"{base}/rolls/odds/")
     page.fill("#odds-pool", "6")
     page.fill("#odds-target", "2")
+    page.fill("#odds-hunger", "2")
     page.locator("#odds-form button[type=submit]").click()
     page.wait_for_selector("#odds-chart svg.odds-chart")
     assert page.locator("#odds-chart svg rect").count() >= 6
-    assert "6 dice" in page.locator("#odds-pool-shown").inner_text()
+    assert page.locator("#odds-pool-shown").inner_text() == "6 dice, Hunger 2, vs 2"
+    chances = [row.inner_text().split("\t") for row in page.locator("#odds-chances tr").all()]
+    assert [label for label, _ in chances] == ["messy critical", "critical success", "success (not critical)",
+                                               "failure", "total failure", "bestial failure"]
+    assert page.locator("#odds-hunger").input_value() == "2"
+    page.check("#odds-impaired")
+    page.fill("#odds-hunger", "9")
+    page.locator("#odds-form button[type=submit]").click()
+    page.wait_for_selector("#odds-error")
+    assert page.locator("#odds-error").inner_text() == "Hunger must be a whole number from 0 to 5, not '9'."
+    assert page.locator("#odds-impaired").is_checked()
+    assert page.locator("#odds-chart").count() == 0
 
     hosts = {urlparse(url).hostname for url in page.requested}
     assert hosts <= LOCAL_HOSTS, sorted(url for url in page.requested if urlparse(url).hostname not in LOCAL_HOSTS)
