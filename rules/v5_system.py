@@ -42,7 +42,6 @@ from fractions import Fraction
 from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
-from .errors import DiceError
 from .pools import build_pool
 
 TONES = {
