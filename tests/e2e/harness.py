@@ -4,13 +4,24 @@ End-to-end test harness: a real Evennia server on spare ports, and a telnet clie
 `GameServer` runs the game from `game/` (the real settings, typeclasses and commands) with
 
 - `GAME_PORT_BASE`: a free port base (telnet = base, web = base + 1, ..., AMP = base + 6),
-- `TEST_DB_PATH`: a throwaway SQLite database in a temporary directory,
+- `TEST_DB_PATH`: a throwaway SQLite database in a temporary directory, or, inside
+  scripts/with_postgres.sh, `PGDATABASE`: a PostgreSQL database of its own (see below),
 - `GAME_RUN_DIR`: that temporary directory, for the log files, static files and (through a
   small wrapper around Evennia's launcher, see `_LAUNCHER`) the pid files,
 
 so it never touches the development server's database, logs or pid files and can run beside
-it. `TelnetClient` is a blocking-socket client (telnetlib is gone in Python 3.13) that refuses
-all telnet option negotiation and strips ANSI colour codes.
+it.
+
+On PostgreSQL every GameServer creates its own database (`e2e_<pid>_<random>`, with the role
+scripts/with_postgres.sh made, which may create databases) and drops it in `stop()`. They used
+to share with_postgres.sh's `evennia` database: the session's V5 server and a module's own
+server (tests/e2e/systems.py) ran at the same time on one database, and the second server's
+`evennia migrate` found it already set up (Account #1 made by the first) and failed (Evennia's
+launcher then hands `migrate` to Django, see scripts/launcher.py). Each server also needs its
+own accounts, superuser password and game objects, as each SQLite server has.
+
+`TelnetClient` is a blocking-socket client (telnetlib is gone in Python 3.13) that refuses all
+telnet option negotiation and strips ANSI colour codes.
 
 Only the standard library is used here; the tests' conftest builds the `game_server` fixture
 from `GameServer`.
@@ -67,6 +78,44 @@ def on_throwaway_postgres() -> bool:
     """True inside scripts/with_postgres.sh: the e2e server then runs on that PostgreSQL."""
     return os.environ.get("E2E_ON_POSTGRES") == "1" and os.environ.get("GAME_DB", "").lower() in (
         "postgres", "postgresql")
+
+
+# Run with the game's Python (which has psycopg when GAME_DB=postgres), so this module stays
+# standard library only. argv: create|drop|list, database name. It connects to the database
+# in the caller's PGDATABASE (with_postgres.sh's `evennia`), with the game settings' defaults.
+_PG_ADMIN = """
+import os, sys
+import psycopg
+from psycopg import sql
+
+action, name = sys.argv[1:3]
+env = os.environ.get
+params = dict(dbname=env("PGDATABASE", "evennia"), user=env("PGUSER", "evennia"),
+              password=env("PGPASSWORD", "evennia"), host=env("PGHOST", "localhost"),
+              port=env("PGPORT", "5432"))
+with psycopg.connect(autocommit=True, connect_timeout=10, **params) as conn:
+    if action == "create":
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    elif action == "drop":
+        # FORCE (PostgreSQL 13+): a Server process that outlived stop() must not keep it.
+        drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+        conn.execute(drop.format(sql.Identifier(name)))
+    elif action == "list":
+        rows = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'e2e%' ORDER BY 1")
+        print(" ".join(row[0] for row in rows))
+"""
+
+
+def postgres_admin(action: str, name: str = "", python: str = sys.executable) -> str:
+    """Create or drop a database on the PostgreSQL the environment names, or (`list`) the
+    names of the e2e databases there; returns what it printed."""
+    result = subprocess.run(
+        [python, "-c", _PG_ADMIN, action, name], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=60,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"PostgreSQL {action} {name} failed:\n{result.stderr[-2000:]}")
+    return result.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,6 +413,8 @@ class GameServer:
     launcher_prefix: tuple = ()
     # More environment for the game (e.g. {"DICE_SYSTEM": "whalefall"}), set last.
     extra_env: dict = field(default_factory=dict)
+    # On PostgreSQL: this server's own database, made by start() and dropped by stop().
+    pg_database: str | None = None
 
     @property
     def telnet_port(self) -> int:
@@ -409,6 +460,8 @@ class GameServer:
             PATH=os.path.dirname(self.python) + os.pathsep + env.get("PATH", ""),
             PYTHONUNBUFFERED="1",
         )
+        if self.pg_database:
+            env["PGDATABASE"] = self.pg_database
         env.update({key: str(value) for key, value in self.extra_env.items()})
         return env
 
@@ -473,7 +526,11 @@ class GameServer:
         if not shutil.which("twistd", path=os.path.dirname(self.python)):
             raise RuntimeError(f"no twistd next to {self.python}: run the tests from the venv")
 
-        self._prepare_database()
+        try:
+            self._prepare_database()
+        except BaseException:
+            self._drop_database()
+            raise
         self.started = True  # from here on, stop() must clean up
         deadline = time.monotonic() + timeout
         t0 = time.monotonic()
@@ -493,6 +550,10 @@ class GameServer:
 
     def _prepare_database(self) -> None:
         """`evennia migrate` into a new database, or copy an already migrated one."""
+        if on_throwaway_postgres():
+            name = f"e2e_{os.getpid()}_{secrets.token_hex(4)}"
+            postgres_admin("create", name, self.python)
+            self.pg_database = name  # from here on, stop() drops it
         cached = None
         if self.db_cache_dir is not None and not on_throwaway_postgres():  # copying is for SQLite
             fingerprint = migrations_fingerprint()
@@ -502,7 +563,9 @@ class GameServer:
             shutil.copyfile(cached, self.db_path)
             return
         result = self.evennia("migrate")
-        if result.returncode != 0:
+        # Evennia's launcher exits 0 after its own errors (e.g. a settings module that does not
+        # import), which it prints as "ERROR: ...".
+        if result.returncode != 0 or re.search(r"^\s*ERROR:", result.stdout, re.M):
             raise RuntimeError(f"evennia migrate failed:\n{result.stdout[-4000:]}")
         if cached is not None:
             # Evennia's launcher migrates without making the superuser on a new database,
@@ -543,11 +606,24 @@ class GameServer:
                 time.sleep(0.5)
         raise RuntimeError(f"could not log in as the superuser: {last_error}\n{self.log_tail()}")
 
+    def _drop_database(self) -> None:
+        if self.pg_database:
+            name, self.pg_database = self.pg_database, None
+            postgres_admin("drop", name, self.python)
+
     def stop(self, timeout: float = 30) -> None:
-        """`evennia stop`, then make sure the Portal and Server processes are gone."""
+        """`evennia stop`, make sure the Portal and Server processes are gone, then drop the
+        PostgreSQL database (a SQLite one stays in run_dir, with the logs)."""
         if not self.started:
+            self._drop_database()
             return
         self.started = False
+        try:
+            self._stop_processes(timeout)
+        finally:
+            self._drop_database()
+
+    def _stop_processes(self, timeout: float) -> None:
         # The pid files, and any process of ours without one yet (a Portal still loading).
         pids = sorted({self._pid("server"), self._pid("portal"), *self.game().pids()} - {None})
         try:
