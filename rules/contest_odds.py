@@ -11,6 +11,10 @@ asking them to sum to 1, so a system that counts in integers (`rules.v5_contest_
 a Fraction only at the end. Who takes a tie is the system's rule (V5: the defender,
 RULES.md §1), not this module's.
 
+`at_least` answers "A beats B by `margin` or more" with the same pass (A's scores moved by the
+margin), so a system's margin bands (The Dice Check's Degrees of Success) need no pairwise
+product either.
+
 Pure Python, standard library only.
 """
 
@@ -74,6 +78,20 @@ def compare(weights_a, weights_b):
         tie += weight * same
         lower += weight * (total_b - below - same)
     return Comparison(higher, lower, tie)
+
+
+def at_least(weights_a, weights_b, margin):
+    """
+    Weight of A - B >= `margin` for independent A and B (any whole `margin`, negative too):
+    `compare` with A's scores moved down by margin - 1, so "A higher" is the answer.
+
+    Raises:
+        DiceError: as `compare`, or a margin that is not a whole number.
+    """
+    if not isinstance(margin, int) or isinstance(margin, bool):
+        raise DiceError(f"A margin is a whole number, not {margin!r}.")
+    moved = [(score - margin + 1, weight) for score, weight in _items(weights_a, "The first distribution")]
+    return compare(moved, weights_b).a_higher
 
 
 def _probabilities(distribution, what):

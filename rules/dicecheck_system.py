@@ -53,6 +53,14 @@ Rulings (RULES.md and the seed are silent):
   uses "usually 6+"), so `+check 12:3` is `12d(6+):3`.
 - **Ruling**: a target name with `|` loses it (it is Evennia's markup character).
 
+Contests (`parse_contest`, for +odds/contest): `<your pool>:<their pool>`, where their pool is
+dice (`12d(6+)`, or a number: that many dice at 6+, as on the left; modifiers allowed) or one of
+a character's traits, named after it as the opposed check has it (`STR:STR Bob`,
+`Athletics (Grapple):Athletics (Grapple) Bob`; `resolve_target` reads their sheet). The figures
+are `rules.dicecheck_contest_odds`. **Ruling**: under /contest the right side is always a pool,
+never a TN (`STR:3` is Strength against 3 dice at 6+), and never a defence (a defence is a TN:
+plain +odds answers that).
+
 The odds without a sheet (`odds_inputs`, the website's odds page): static checks only (the dice,
 the threshold and the TN, as `+odds 12d(5+):3`; a sheet's traits and someone's defence need the
 game). **Ruling**: a threshold left at 6+ never overrides one written in the pool (`12d(5+)`);
@@ -120,6 +128,8 @@ _ABBREVIATION_THEN_NAME = re.compile(r"([A-Za-z]{3})(?:\s+(?P<name>[^(\s].*))?",
 
 EXAMPLES = "like STR:3, Swords (Cut):EVA <target> or 12d(6+):3"
 _TYPED_THRESHOLD = re.compile(r"[dD]\s*\(\s*([0-9]{1,4})\s*\+\s*\)", re.ASCII)
+_DICE_SIDE = re.compile(r"[0-9]{1,4}(?:\s*[dD]\s*\(\s*[0-9]{1,4}\s*\+\s*\))?(?:\s*[+-]\s*[0-9]{1,3})*", re.ASCII)
+CONTEST_EXAMPLES = "like STR:STR <name> or Swords (Cut):12d(6+)"
 _LEADING_NUMBER = re.compile(r"\s*([0-9]{1,4})(?![0-9]|\s*[dD])(.*)", re.ASCII | re.DOTALL)
 
 
@@ -477,6 +487,41 @@ Hits < TN: failure, botch margin = TN - Hits; 3 or more: big botch.
         tn = dicecheck.check_tn(table.values[need])
         extra = _with_extra(request, drop, target_text=f"vs {shown}'s {need.title()} {tn}")
         return replace(request, target=tn, extra=extra)
+
+    def parse_contest(self, text, roller=None):
+        """
+        +odds/contest's `<your pool>:<their pool>` (see "Contests" in the module docstring).
+
+        Returns:
+            RollRequest: your side, as `parse` gives an opposed check: with "other" (their
+            `CheckPool`) when their pool is dice, or waiting for their sheet
+            (`needs_target` "opposed", `target_name`: for `resolve_target`).
+
+        Raises:
+            DiceError: anything that is not such a contest.
+        """
+        text = " ".join(text.split())
+        if text.count(":") != 1:
+            raise DiceError(f"Write a contest as <your pool>:<their pool> with one colon, {CONTEST_EXAMPLES}.")
+        left, right = (part.strip() for part in text.split(":"))
+        if not left or not right:
+            raise DiceError(f"Both sides of the colon are needed, {CONTEST_EXAMPLES}.")
+        if _DICE_SIDE.fullmatch(right):
+            mine = self.parse(f"{left}:0", roller=roller)
+            theirs = self.parse(f"{right}:0", numbers_only=True).pool
+            return replace(mine, target=None,
+                           extra=_with_extra(mine, other=theirs, other_name="", target_text=f"vs {theirs.text}"))
+        notation, name = self._split_right(right)
+        if _DICE_SIDE.fullmatch(notation):
+            raise DiceError(f"Their dice ({notation}) belong to no one: drop '{name}'.")
+        if not name:
+            raise DiceError(f"Name whose {notation} you roll against: {left}:{notation} <name>, "
+                            f"or give their dice, like {left}:12d(6+).")
+        request = self.parse(text, roller=roller)
+        if request.get("needs_target") != "opposed":
+            raise DiceError(f"A contest is against their pool, not their {request.get('needs_target').title()}: "
+                            f"{CONTEST_EXAMPLES} (plain +odds checks against a defence).")
+        return request
 
     def _ready(self, request):
         if request.get("needs_target"):

@@ -6,6 +6,8 @@ The Dice Check wing: what The Dice Check adds to the shared commands, found by
   check (`+roll Athletics (Grapple):Athletics (Grapple) Rudolf`) needs the target's sheet,
   which `rules.dicecheck_system` never reads: `prepare_request` finds the target in the room
   and has the system resolve the request (`SYSTEM.resolve_target`). The same for +odds.
+- +odds/contest: the exact chances of an opposed check as a contest
+  (`commands.dicecheck.contest_odds`).
 - A damage check (`+roll/damage 6d(6+):HAR Rudolf`): its Effect is wounds, applied to the
   target's sheet after the roll is stored, said under the roll and put on the roll log (a
   "wounds" entry whose parent is the roll).
@@ -31,6 +33,7 @@ from ..dice_base import Wing, dice_system, find_character, record_action
 
 
 class DiceCheckWing(Wing):
+    odds_switches = ("contest",)
     roll_help = """\
 Against someone in the room (their sheet gives the TN):
   +roll Swords (Cut):EVA <target>       vs their Evasion
@@ -45,10 +48,22 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
   +odds Athletics (Grapple):Athletics (Grapple) <target> (opposed: both
   sides' dice are counted): success, failure, big botch, and each
-  Degree of Success."""
+  Degree of Success.
+  +odds/contest <pool>:<their pool> <character>, or <pool>:12d(6+)
+        the opposed check as a contest: you win, tie (yours: their Hits
+        are your TN), they win, your big botch. A character's sheet:
+        staff, or your own characters."""
 
     def __init__(self):
         super().__init__("dicecheck")
+
+    def handle_odds(self, cmd):
+        if "contest" not in cmd.switches:
+            return False
+        from .contest_odds import contest_odds_command
+
+        contest_odds_command(cmd)
+        return True
 
     def prepare_request(self, cmd, request, roller):
         cmd.dicecheck_target = None

@@ -6,6 +6,7 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
   Willpower is left and spent (`SeyruunSheet.pay`) once the roll is stored; every roll is kept
   for a Willpower reroll; `+roll/extended`, `/status`, `/stop` (extended rolls) and
   `+roll/reroll` (ask the Storyteller for a Willpower reroll) are the wing's.
+- +odds/contest: the exact chances of a contested roll (`commands.seyruun.contest_odds`).
 - its own commands (`SeyruunCmdSet`): +contest, +resist, +teamwork, and staff's +reroll
   (`+reroll/approve <name>` grants a requested reroll, `/deny` refuses it).
 
@@ -35,6 +36,15 @@ WING_SWITCHES = ("extended", "status", "stop", "reroll")
 
 class SeyruunWing(Wing):
     switches = WING_SWITCHES
+    odds_switches = ("contest",)
+    odds_help = """\
+  +odds/contest <your pool> vs <their pool>[=<character>]
+  +odds/contest <your pool> vs <character>
+                a contested roll's exact chances, as +contest rolls it:
+                who wins (more successes), the tie and who takes it
+                (the defender, unless your base Attribute is higher),
+                each side's botch. A character's sheet: staff, or your
+                own characters."""
     roll_help = """\
 Extended rolls (Seyruun):
   +roll/extended <pool> vs <target total> [# <comment>]
@@ -71,6 +81,14 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
             extended_roll(cmd)
             return True
         return False
+
+    def handle_odds(self, cmd):
+        if "contest" not in cmd.switches:
+            return False
+        from .contest_odds import contest_odds_command
+
+        contest_odds_command(cmd)
+        return True
 
     def before_roll(self, cmd, request, roller):
         can_pay(roller, cmd.system.costs(request))

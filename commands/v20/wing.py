@@ -8,6 +8,7 @@ The V20 wing: what Classic Storyteller adds to the shared commands, found by
   character and every roll updates them (`failures_after`). `/multi` (split actions, `*` for
   Celerity) and `/extended`, `/status`, `/stop` (extended actions) are the wing's own rolls
   (`commands.v20.rolls`).
+- +odds/contest: the exact chances of a resisted action (`commands.v20.contest_odds`).
 - its own commands (`V20CmdSet`): +damage, +heal, +contest.
 
 **Rulings**: every +roll of an action counts toward its retries (a failure adds one, a
@@ -29,6 +30,14 @@ OWN_SWITCHES = ("multi", "extended", "status", "stop")
 
 class V20Wing(Wing):
     switches = OWN_SWITCHES
+    odds_switches = ("contest",)
+    odds_help = """\
+  +odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]
+  +odds/contest <pool> [vs <diff>] = <character>[: <pool> [vs <diff>]]
+                a resisted action's exact chances, sides as +contest
+                writes them: who wins (more net successes), the tie
+                (nobody wins) and each side's botch. A character's
+                sheet: staff, or your own characters."""
     roll_help = """\
 Multiple actions (V20):
   +roll/multi <pool>[ vs <diff>], <pool>[ vs <diff>][, ...] [= <split>]
@@ -67,6 +76,14 @@ See also: help +damage, help +heal, help +contest."""
             extended_roll(cmd)
             return True
         return False
+
+    def handle_odds(self, cmd):
+        if "contest" not in cmd.switches:
+            return False
+        from .contest_odds import contest_odds_command
+
+        contest_odds_command(cmd)
+        return True
 
     def prepare_roll(self, cmd, text, roller):
         """/retry: the failed attempts at this action so far go into the roller's state."""

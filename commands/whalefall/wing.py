@@ -9,15 +9,19 @@ The Whalefall wing: what Whalefall adds to the shared commands, found by
   "failure (partial)" with a note: it is a fact about the dice anyone can read from them, and
   it decides nothing. What decides is the GM's ruling, which only staff make (`+partial`).
   Staff who saw the roll also get a line of their own telling them how to rule on it.
+- +odds/contest: refused with a clear message; Whalefall has no contests (RULES.md §4: every
+  check is against a target number).
 - its own command (`WhalefallCmdSet`): +partial, the GM's ruling on a partial check.
 """
 
 from rules.display import wrap
+from rules.errors import DiceError
 
 from ..dice_base import Wing, is_staff, send
 
 
 class WhalefallWing(Wing):
+    odds_switches = ("contest",)  # only to say that there is none
     roll_help = """\
 Examples:
   +roll athletics vs (5,2)      2 dice at 5+ needed from your Athletics dice
@@ -44,6 +48,12 @@ of a failure with no die at the face, and how many dice meet it."""
         from .cmdset import WhalefallCmdSet
 
         return WhalefallCmdSet
+
+    def handle_odds(self, cmd):
+        if "contest" in cmd.switches:
+            raise DiceError("Whalefall has no contests: every check is against a target number, like "
+                            "+odds athletics vs (5,2).")
+        return False
 
     def rolled(self, cmd, request, result, record, receivers):
         code = getattr(receivers, "code", None)

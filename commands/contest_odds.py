@@ -1,0 +1,104 @@
+"""
+What the wings' `+odds/contest` share (V20, Seyruun, The Dice Check; V5 has its own,
+`commands/v5/contest_odds.py`): reading another character's sheet for the odds, refusing +odds'
+other switches, and the table of a contest's chances, drawn with `rules.display` at the
+caller's width. The figures are each system's (`rules.<key>_contest_odds`); no dice logic here.
+
+**Ruling** (the same as V5's): naming a character reads their sheet, which a player may not see
+otherwise; it is open to staff, and to a player only for their own characters (the same
+account). Their sheet is never shown, but a few +odds/contest calls would reveal their dots.
+"""
+
+from rules.display import escape, shares, visible_len, wrap
+from rules.errors import DiceError
+
+from .dice_base import find_character, is_staff
+from .odds import percent
+
+NOT_YOURS = ("Only staff may read another player's character for contest odds; "
+             "give their pool as {dice} instead.")
+
+
+def may_read(caller, character):
+    """Staff, or the caller's own character (the same account)."""
+    from rolllog import api
+
+    return is_staff(caller) or api.is_staff(caller) or character.id in api.own_character_ids(caller)
+
+
+def read_character(caller, name, dice="a number of dice", hint=""):
+    """
+    The character called `name` (anywhere in the game) whose sheet the caller may read.
+
+    Args:
+        dice (str): how the system writes a pool of plain dice, for the refusal.
+        hint (str): said after "there is no character called ..." (what else the text could be).
+
+    Raises:
+        DiceError: no such character (or several), not the caller's to read, no sheet.
+    """
+    try:
+        character = find_character(caller, name)
+    except DiceError as err:
+        raise DiceError(f"{err} {hint}".strip()) from None
+    if not may_read(caller, character):
+        raise DiceError(NOT_YOURS.format(dice=dice))
+    if not hasattr(character, "roller"):
+        raise DiceError(f"{escape(character.key)} has no character sheet.")
+    return character
+
+
+def only_contest(cmd, rolled_by="+contest"):
+    """Refuse +odds' other switches with /contest: the contest is counted as `rolled_by` rolls it."""
+    others = [name for name in cmd.switches if name != "contest"]
+    if others:
+        raise DiceError(f"+odds/contest takes no other switch (/{others[0]}): it counts the contest as "
+                        f"{rolled_by} rolls it.")
+
+
+def _cells(probabilities):
+    return [f"{whole}.{tenth}%" for whole, tenth in (divmod(count, 10) for count in shares(probabilities))]
+
+
+def _pad(markup, columns):
+    return markup + " " * max(0, columns - visible_len(markup))
+
+
+def format_contest(head, outcomes, overall="", side_rows=(), side_names=("you", "they"), notes=(), width=80):
+    """
+    A contest's chances as text (markup; player text already escaped), within `width` columns.
+
+    Args:
+        head (list of str): the first lines (the two pools).
+        outcomes (list of (label, Fraction)): the ways the contest ends, each once (they sum to
+            1: shown as tenths of a percent summing to 100.0%).
+        overall (str): a line after them (who wins overall, when a tie has a winner).
+        side_rows (list of (label, Fraction or None, Fraction or None)): each side's own
+            chances (a botch), in two columns headed by `side_names`; None: "-" (not possible
+            for that side).
+        notes (list of str): the last lines.
+    """
+    lines = [f"|w[Contest odds]|n {head[0]}"] + [f"  {line}" for line in head[1:]]
+    label_w = max(visible_len(label) for label, _ in outcomes)
+    for (label, _), cell in zip(outcomes, _cells([p for _, p in outcomes])):
+        lines.append(f"  {_pad(label, label_w)}  {cell:>6}")
+    if overall:
+        lines.append(f"  {overall}")
+    if side_rows:
+        head_w = max(visible_len(label) for label, _, _ in side_rows)
+        cols = [max(8, visible_len(name) + 2) for name in side_names]
+        lines.append(f"  {' ' * head_w}  " + "  ".join(" " * (col - visible_len(name)) + name
+                                                        for name, col in zip(side_names, cols)))
+        for label, *chances in side_rows:
+            shown = ["-" if p is None else percent(p) for p in chances]
+            lines.append(f"  {_pad(label, head_w)}  " + "  ".join(f"{cell:>{col}}" for cell, col in zip(shown, cols)))
+    lines.extend(f"  {note}" for note in notes)
+    out = []
+    for line in lines:
+        out.extend(wrap(line, width))
+    return "\n".join(out)
+
+
+def side_name(name, limit=12):
+    """A character's name for a column head or a label: escaped, at most `limit` characters."""
+    return escape(name, limit)

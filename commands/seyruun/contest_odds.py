@@ -1,0 +1,128 @@
+"""
++odds/contest (Seyruun): the exact chances of a contested roll before it is rolled, written as
++contest writes one:
+
+    +odds/contest <your pool> vs <their pool>                (numbers: an NPC, 3+2)
+    +odds/contest <your pool> vs <their pool>=<character>    (their sheet rolls it)
+    +odds/contest <your pool> vs <character>                 (your pool, from their sheet)
+
+You are the attacker, as with +contest. The figures are
+`rules.seyruun_contest_odds.contest_odds`: more successes wins; a tie goes to the defender
+unless your base Attribute is higher (`commands.seyruun.contest.base_attribute`: a pool of
+numbers counts its first number), and the output says who takes it; each side's botch, judged
+at Simple as +contest judges it. Exact Fractions (bench/bench_contest_odds.py).
+
+**Rulings**:
+
+- Naming a character reads their sheet (their wound, their Willpower for a /willpower
+  ending): open to staff and to a player for their own characters only
+  (`commands.contest_odds`), where +contest's `=<character>` is staff's alone. Nothing is
+  spent.
+- `vs <character>`: a right-hand side that is not a pool of numbers and has no `=` is a
+  character's name; they roll your pool as you typed it (traits and endings), from their sheet.
+- A contest compares successes, so a difficulty ('vs' inside a side) is refused, where
+  +contest would drop it; +odds' other switches are refused too (`/willpower` is an ending of
+  the pool, as in +contest).
+"""
+
+import re
+
+from rules.display import escape
+from rules.engine import split_vs
+from rules.errors import DiceError
+
+from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..dice_base import refusal_text, split_comment, width_of
+from ..odds import percent
+from .contest import base_attribute
+
+USAGE = "+odds/contest <your pool> vs <their pool>[=<character>]   or   vs <character>"
+OTHER_SIDE = ("Their side is a pool of numbers (vs 3+2), a character's pool (vs dex+stealth=<name>) "
+              "or a character (vs <name>).")
+_POOLISH = re.compile(r"[+\-/()]|^[0-9]+$")
+
+
+def _parse(system, text, roller, whose=None, numbers_only=False):
+    try:
+        return system.parse(text, frozenset(), roller=roller, numbers_only=numbers_only)
+    except DiceError as err:
+        if whose is None:
+            raise
+        raise DiceError(f"{whose}: {refusal_text(err)}") from None
+
+
+def _compared(request):
+    """The request, refused if it has a difficulty (a contest compares successes)."""
+    if request.target_given:
+        raise DiceError("A contest has no difficulty: each side's successes are compared. Put one pool "
+                        "on each side of 'vs'.")
+    return request
+
+
+def contest_sides(cmd):
+    """(your request, their request, their character or None)."""
+    system, caller = cmd.system, cmd.caller
+    text, _ = split_comment(cmd.args)
+    other_name = None
+    if "=" in text:
+        text, other_name = (part.strip() for part in text.split("=", 1))
+        if not other_name:
+            raise DiceError("Name the character after '='.")
+    mine_text, theirs_text = split_vs(text)
+    if theirs_text is None or not mine_text:
+        raise DiceError("Say both sides: your pool, 'vs', then theirs (numbers like 3+2, or a character).")
+    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
+    mine = _compared(_parse(system, mine_text, roller))
+    if other_name:
+        character = read_character(caller, other_name, dice="numbers (vs 3+2)")
+        theirs = _parse(system, theirs_text, character.roller(), whose=f"{escape(character.key)}'s side")
+        return mine, _compared(theirs), character
+    try:
+        theirs = _parse(system, theirs_text, None, numbers_only=True)
+    except DiceError as err:
+        if _POOLISH.search(theirs_text):
+            raise DiceError(f"Their side: {refusal_text(err)}") from None
+    else:
+        return mine, _compared(theirs), None
+    character = read_character(caller, theirs_text, dice="numbers (vs 3+2)", hint=OTHER_SIDE)
+    theirs = _parse(system, mine_text, character.roller(), whose=f"{escape(character.key)}'s side")
+    return mine, _compared(theirs), character
+
+
+def format_odds(mine, theirs, character, figures, width=80):
+    them = side_name(character.key) if character is not None else "they"
+    a_attr, d_attr = base_attribute(mine.pool), base_attribute(theirs.pool)
+    head = [f"you: {escape(mine.pool.describe())} (base Attribute {a_attr})",
+            f"vs {them + ': ' if character is not None else ''}{escape(theirs.pool.describe())} "
+            f"(base Attribute {d_attr})"]
+    for label, request in (("you", mine), (them, theirs)):
+        notes = request.pool.notes()
+        if notes:
+            head.append(f"{label}: {escape('; '.join(notes))}")
+    they_win = f"{them} win{'s' if character is not None else ''}"
+    if figures["tie_winner"] == "attacker":
+        tie = f"tie (you take it: base Attribute {a_attr} to {d_attr})"
+    else:
+        tie = f"tie ({them} take{'s' if character is not None else ''} it: base Attribute {a_attr} to {d_attr})"
+    outcomes = [("you win (more successes)", figures["attacker_wins"]), (tie, figures["tie"]),
+                (f"{they_win} (more successes)", figures["defender_wins"])]
+    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; "
+               f"{they_win} overall {percent(figures['defender_wins_overall'])}.")
+    notes = []
+    if mine.pool.chance or theirs.pool.chance:
+        notes.append("A chance die's botch (a 1) is a dramatic botch.")
+    notes.append("Exact, by counting; a tie goes to the defender unless your base Attribute is higher.")
+    return format_contest(head, outcomes, overall=overall,
+                          side_rows=[("botch", figures["attacker_botch"], figures["defender_botch"])],
+                          side_names=("you", them), notes=notes, width=width)
+
+
+def contest_odds_command(cmd):
+    """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is Seyruun)."""
+    from rules.seyruun_contest_odds import contest_odds
+
+    cmd.usage = USAGE
+    only_contest(cmd)
+    mine, theirs, character = contest_sides(cmd)
+    figures = contest_odds(mine.dice, theirs.dice, base_attribute(mine.pool), base_attribute(theirs.pool))
+    cmd.msg(format_odds(mine, theirs, character, figures, width=width_of(cmd.caller)))

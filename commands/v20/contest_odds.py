@@ -1,0 +1,143 @@
+"""
++odds/contest (V20): the exact chances of a resisted action before it is rolled, written as
++contest writes its two sides (`<character>: <pool> [vs <diff>]`, '=' between them):
+
+    +odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]
+    +odds/contest <pool> [vs <diff>] = <character>: <pool> [vs <diff>]
+    +odds/contest <pool> [vs <diff>] = <character>
+    +odds/contest <character>: <pool> [vs <diff>] = <character>: <pool> [vs <diff>]
+
+'vs' is each side's own difficulty (default 6), as everywhere in V20. The figures are
+`rules.v20_contest_odds.contest_odds`: the side with more net successes wins; equal nets,
+nobody wins; each side's botch on its own. Exact Fractions, milliseconds at 50 dice a side
+(bench/bench_contest_odds.py).
+
+**Rulings**:
+
+- A side without a name is, on the left, your own sheet (as +odds reads it) and, on the
+  right, a number of dice (an NPC: no sheet, so no wounds); a named side is read from that
+  character's sheet, as +contest reads it: their wounds, Specialties and untrained Abilities
+  apply.
+- `= <character>` alone: they roll the first side's pool (the same traits and difficulty).
+- Reading a character is open to staff and to a player for their own characters only
+  (`commands.contest_odds`); +contest itself stays staff's. One character on both sides is
+  refused, as +contest refuses it.
+- +contest takes no switches, so neither does /contest: a Specialty is named in the pool
+  (`dex+brawl(grappling)`), and a resisted action spends no Willpower.
+"""
+
+import re
+from typing import NamedTuple
+
+from rules.display import escape
+from rules.errors import DiceError
+from rules.v20_system import describe as pool_text
+
+from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..dice_base import refusal_text, split_comment, width_of
+
+USAGE = "+odds/contest <pool> [vs <diff>] = [<character>:] <pool> [vs <diff>]"
+OTHER_SIDE = "The other side is a number of dice (= 5 vs 7) or a character (= <name>: <pool> [vs <diff>])."
+# What a pool of dice or traits has and a character's name does not (a name may have digits).
+_POOLISH = re.compile(r"[+\-()]|\bvs\b|^[0-9]+$", re.IGNORECASE)
+_LETTER = re.compile(r"[A-Za-z]")  # a name may have been meant
+_VS = re.compile(r"\bvs\b", re.IGNORECASE)
+
+
+class Side(NamedTuple):
+    """One side: its label ("you", "they" or a name, escaped), the parsed request, the character."""
+
+    label: str
+    request: object
+    character: object = None
+    unnamed: bool = False  # "you" or "they": "you win", not "you wins"
+
+
+def _parse(system, text, roller, whose=None, numbers_only=False):
+    try:
+        return system.parse(text, frozenset(), roller=roller, numbers_only=numbers_only)
+    except DiceError as err:
+        if whose is None:
+            raise
+        raise DiceError(f"{whose}: {refusal_text(err)}") from None
+
+
+def _named_side(cmd, name, pool_text, hint=""):
+    character = read_character(cmd.caller, name, hint=hint)
+    label = side_name(character.key)
+    request = _parse(cmd.system, pool_text, character.roller(), whose=f"{escape(character.key)}'s side")
+    return Side(label, request, character)
+
+
+def contest_sides(cmd):
+    """The two `Side`s of `+odds/contest <first> = <second>`."""
+    system, caller = cmd.system, cmd.caller
+    text, _ = split_comment(cmd.args)
+    first_text, equals, second_text = (part.strip() for part in text.partition("="))
+    if not equals or not first_text or not second_text:
+        raise DiceError("Put '=' between the two sides: <pool> [vs <diff>] = <dice or character> [vs <diff>].")
+    name, colon, pool_text = (part.strip() for part in first_text.partition(":"))
+    if colon:
+        if not name or not pool_text:
+            raise DiceError("Write a named side as <character>: <pool> [vs <diff>].")
+        first = _named_side(cmd, name, pool_text)
+    else:
+        roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
+        first = Side("you", _parse(system, first_text, roller), caller, unnamed=True)
+        pool_text = first_text
+    name, colon, their_pool = (part.strip() for part in second_text.partition(":"))
+    if colon:
+        if not name or not their_pool:
+            raise DiceError("Write a named side as <character>: <pool> [vs <diff>].")
+        second = _named_side(cmd, name, their_pool)
+    else:
+        try:
+            second = Side("they", _parse(system, second_text, None, numbers_only=True), unnamed=True)
+        except DiceError as err:
+            if _POOLISH.search(second_text):
+                hint = f" {OTHER_SIDE}" if _LETTER.search(_VS.sub(" ", second_text)) else ""
+                raise DiceError(f"Their side: {refusal_text(err)}{hint}") from None
+            second = _named_side(cmd, second_text, pool_text, hint=OTHER_SIDE)
+    if first.character is not None and first.character == second.character:
+        raise DiceError("A resisted action needs two different characters.")
+    return first, second
+
+
+def describe(side):
+    """`Dexterity 3 + Brawl 2 (Grappling) = 5 dice, difficulty 6`, escaped (a Specialty is player text)."""
+    request = side.request
+    pool = pool_text(request.pool, request.get("penalty", 0), request.get("health_level", ""), request.dice)
+    return f"{escape(pool)}, difficulty {request.target}"
+
+
+def format_odds(first, second, figures, width=80):
+    def wins(side):
+        return f"{side.label} {'win' if side.unnamed else 'wins'} (more net successes)"
+
+    head = [f"{first.label}: {describe(first)}",
+            f"vs {'' if second.unnamed else second.label + ': '}{describe(second)}"]
+    for side in (first, second):
+        notes = side.request.get("notes", ())
+        if notes:
+            head.append(f"{side.label}: {escape('; '.join(notes))}")
+    outcomes = [(wins(first), figures["first_wins"]), ("tie (equal nets: nobody wins)", figures["tie"]),
+                (wins(second), figures["second_wins"])]
+    return format_contest(
+        head, outcomes,
+        side_rows=[("botch", figures["first_botch"], figures["second_botch"])],
+        side_names=(first.label, second.label),
+        notes=["Exact, by counting; a botch is 0 net successes here, and the winner keeps its net "
+               "minus the other's."],
+        width=width)
+
+
+def contest_odds_command(cmd):
+    """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is V20)."""
+    from rules.v20_contest_odds import contest_odds
+
+    cmd.usage = USAGE
+    only_contest(cmd)
+    first, second = contest_sides(cmd)
+    figures = contest_odds(*((side.request.dice, side.request.target, side.request.option("spec"))
+                             for side in (first, second)))
+    cmd.msg(format_odds(first, second, figures, width=width_of(cmd.caller)))

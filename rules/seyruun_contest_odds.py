@@ -1,0 +1,97 @@
+"""
+Exact odds of a Seyruun contested roll (RULES.md §3, "Roll types"), decided as +contest decides
+one (`rules.seyruun.contest`): both pools roll at once; more successes wins; on a tie the
+defender wins, unless the attacker's base Attribute is higher, when the attacker does.
+
+The score is a side's successes (6-9 one, 10 two; at most 10 dice rolled, the rest overflow; a
+pool of 0 or fewer rolls one chance die, whose 10 is 1 success). Each side is judged at Simple
+(1 success) for its own outcome, as +contest judges it, so its botch is its own: no successes
+and a 1 showing (a chance die's 1: a dramatic botch), whatever the other side rolled.
+
+Counting: each side's exact distribution is `rules.seyruun.distribution` (counted at import for
+every pool the cap allows), as whole ways out of 10**(dice rolled); the sides are compared in
+one pass (`rules.contest_odds.compare`); since a tie has exactly one winner, decided by the
+Attributes alone, the tie's chance goes whole to that side.
+
+**Ruling** (RULES.md is silent): the base Attributes are whole numbers from 1 up, as
+`rules.seyruun.contest` takes them (a pool of plain numbers counts its first number: the
+command's ruling, `commands.seyruun.contest.base_attribute`).
+
+Pure Python, standard library only.
+"""
+
+from fractions import Fraction
+
+from . import seyruun
+from .checks import is_int
+from .contest_odds import compare
+from .errors import DiceError
+
+ATTACKER, DEFENDER = "attacker", "defender"
+
+KEYS = ("attacker_wins", "defender_wins", "tie", "attacker_wins_overall", "defender_wins_overall",
+        "attacker_botch", "defender_botch")
+
+
+def _attribute(value, whose):
+    if not is_int(value) or value < 1:
+        raise DiceError(f"The {whose}'s Attribute must be a whole number 1 or more, not {value!r}.")
+    return value
+
+
+def tie_winner(attacker_attribute, defender_attribute):
+    """Who takes a tie (RULES.md §3): the defender, unless the attacker's base Attribute is higher."""
+    attacker_attribute = _attribute(attacker_attribute, ATTACKER)
+    defender_attribute = _attribute(defender_attribute, DEFENDER)
+    return ATTACKER if attacker_attribute > defender_attribute else DEFENDER
+
+
+def rolled(dice):
+    """Dice a pool of `dice` (after modifiers) rolls: one chance die for 0 or fewer, at most 10."""
+    total = seyruun.check_pool_size(dice)
+    return 1 if total <= 0 else min(total, seyruun.MAX_ROLLED)
+
+
+def side_ways(dice):
+    """((successes, ways), ...) out of 10**rolled(dice), and the ways of a botch."""
+    n = rolled(dice)
+    total = 10**n
+    ways = tuple((s, int(p * total)) for s, p in seyruun.distribution(dice).items())
+    return ways, int(seyruun.odds(dice, seyruun.MIN_DIFFICULTY)["botch"] * total)
+
+
+def contest_odds(attacker_dice, defender_dice, attacker_attribute, defender_attribute):
+    """
+    Exact chances of a Seyruun contested roll, as Fractions.
+
+    Args:
+        attacker_dice, defender_dice (int): each pool after modifiers (up to 50; above 10 the
+            rest is overflow; 0 or fewer: a chance die).
+        attacker_attribute, defender_attribute (int): the base Attributes, 1 or more.
+
+    Returns:
+        dict over KEYS, and "tie_winner" (ATTACKER or DEFENDER): attacker_wins and
+        defender_wins (more successes), tie (equal successes), each side's wins overall (its
+        more successes, plus the tie when it is the tie's winner) and each side's botch.
+
+    Raises:
+        DiceError: a pool above 50 dice, an Attribute below 1.
+    """
+    winner = tie_winner(attacker_attribute, defender_attribute)
+    a, a_botch = side_ways(attacker_dice)
+    d, d_botch = side_ways(defender_dice)
+    attacker_wins, defender_wins, tie = compare(a, d)
+    total_a, total_d = 10 ** rolled(attacker_dice), 10 ** rolled(defender_dice)
+    counts = {
+        "attacker_wins": attacker_wins,
+        "defender_wins": defender_wins,
+        "tie": tie,
+        "attacker_wins_overall": attacker_wins + (tie if winner == ATTACKER else 0),
+        "defender_wins_overall": defender_wins + (tie if winner == DEFENDER else 0),
+        "attacker_botch": a_botch * total_d,
+        "defender_botch": d_botch * total_a,
+    }
+    denominator = total_a * total_d
+    answer = {key: Fraction(counts[key], denominator) for key in KEYS}
+    answer["tie_winner"] = winner
+    return answer

@@ -1,0 +1,93 @@
+"""
+Exact odds of a V20 resisted action (RULES.md §2, "Resisted actions"), decided as +contest
+decides one (`rules.v20.resist`): both sides roll their own pool at their own difficulty; the
+side with more net successes wins (and keeps its net minus the other's); equal nets, 0 against
+0 included, mean nobody wins (RULES.md **Ruling**: there is no tie-break in V20).
+
+The score is the net successes after 1s (`rules.v20.evaluate`: a Specialty's 10s count two,
+each 1 cancels one success, never below 0). A botch is a net of 0 in the comparison (it loses
+to any success and ties with a plain failure), and each side's botch is reported as its own
+outcome: net 0 with a 1 left over.
+
+Counting: each side's exact distribution of nets is `rules.v20.odds` (the pool-th power of a
+four-term polynomial, cached per pool, difficulty and Specialty), turned into whole ways out of
+10**dice; the two sides are compared in one pass with running totals
+(`rules.contest_odds.compare`), and the Fractions are made at the end, out of 10**(both pools).
+
+**Rulings** (RULES.md is silent):
+
+- A resisted action spends no Willpower on either side (+contest takes no switches), so a
+  side is (dice, difficulty, Specialty); a Specialty comes from the pool naming one.
+- The chances are each side's own; nothing here says who is the actor: "first" and "second"
+  are the two sides in the order written.
+
+Pure Python, standard library only.
+"""
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from . import v20
+from .contest_odds import compare
+
+FIRST, SECOND = "first", "second"  # as rules.v20.resist names the winner; None: nobody
+TIE_WINNER = None  # RULES.md §2: equal nets, nobody wins
+
+KEYS = ("first_wins", "second_wins", "tie", "first_botch", "second_botch")
+
+
+class Side(NamedTuple):
+    """One side of a resisted action: dice rolled (after wounds), difficulty 2-10, Specialty."""
+
+    dice: int
+    difficulty: int = v20.DEFAULT_DIFFICULTY
+    specialty: bool = False
+
+
+def side_ways(side):
+    """
+    ((net, ways), ...) for every net that can happen, and the botch's ways, out of 10**dice.
+
+    Raises:
+        DiceError: a pool, difficulty or Specialty flag out of bounds (`rules.v20.odds`).
+    """
+    exact = v20.odds(side.dice, side.difficulty, specialty=side.specialty)
+    total = 10**side.dice
+    ways = tuple((net, int(chance * total)) for net, chance in exact["distribution"].items())
+    return ways, int(exact["botch"] * total)
+
+
+def side_distribution(side):
+    """A side's nets, `((net, Fraction), ...)` in order (an `OddsView.distribution`)."""
+    return tuple(sorted(v20.odds(side.dice, side.difficulty, specialty=side.specialty)["distribution"].items()))
+
+
+def contest_odds(first, second):
+    """
+    Exact chances of a V20 resisted action, as Fractions.
+
+    Args:
+        first, second (Side or a (dice, difficulty, specialty) tuple): the two sides, 1-50
+            dice each, difficulty 2-10.
+
+    Returns:
+        dict over KEYS: first_wins and second_wins (more net successes), tie (equal nets:
+        nobody wins, `TIE_WINNER`), first_botch and second_botch (each side's own botch).
+
+    Raises:
+        DiceError: a side out of bounds.
+    """
+    first, second = Side(*first), Side(*second)
+    a, a_botch = side_ways(first)
+    b, b_botch = side_ways(second)
+    first_wins, second_wins, tie = compare(a, b)
+    total_a, total_b = 10**first.dice, 10**second.dice
+    counts = {
+        "first_wins": first_wins,
+        "second_wins": second_wins,
+        "tie": tie,
+        "first_botch": a_botch * total_b,
+        "second_botch": b_botch * total_a,
+    }
+    denominator = total_a * total_b
+    return {key: Fraction(counts[key], denominator) for key in KEYS}
