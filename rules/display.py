@@ -61,6 +61,7 @@ not measured apart).
 - what a break adds never joins the text beside it: a lone `|` before the added `|n` is
   doubled (it shows the same), a carried `|#abc` is written `|#aabbcc` (a hex digit after it
   would lengthen it);
+- a line of nothing but spaces comes back as it is (it shows nothing);
 - only a space (U+0020) is a break; a layout code (`|_`, `|>` ...) counts as what it becomes
   and is no break; MXP link markup is measured as the characters it is made of (never less
   than Evennia shows: the display makes no links and `escape` breaks players' ones).
@@ -366,6 +367,14 @@ class _Lines:
         self.parts, self.used, self.active = [lead], len(lead), []
         self.fresh = True  # nothing but the indent (and carried styles) on this line yet
 
+    @property
+    def at_break(self):
+        """Nothing shown since a break: the run of spaces there is dropped, and the line is not
+        broken again (a continuation always has room for a unit). The first line has no break: a
+        space after a leading colour code (`|r word`) is text and stays, and a line whose own
+        leading spaces leave no room for the first character is broken before it."""
+        return self.fresh and bool(self.lines)
+
     def fits(self, size):
         return self.used + size <= self.width
 
@@ -408,7 +417,7 @@ def _wrap_line(line, width, indent):
     for spaces, first, end in _words(tokens, start, glued):
         atoms = _atoms(tokens, first, end, glued)
         size = sum(atom[1] for atom in atoms)
-        gap = "" if out.fresh else spaces
+        gap = "" if out.at_break else spaces
         if out.fits(len(gap) + size):
             out.add(gap, len(gap))
             out.add_atoms(atoms)
@@ -418,13 +427,13 @@ def _wrap_line(line, width, indent):
             out.add_atoms(atoms)
             continue
         # Longer than a whole line: the only time a word is split, between its atoms.
-        if not out.fresh:
+        if not out.at_break:
             if out.fits(len(gap) + atoms[0][1]):
                 out.add(gap, len(gap))
             else:
                 out.break_line()
         for atom in atoms:
-            if not out.fits(atom[1]) and not out.fresh:
+            if not out.fits(atom[1]) and not out.at_break:
                 out.break_line()
             out.add(*atom)
     return out.done()
