@@ -51,10 +51,20 @@ Seeing
   took part in (one of their characters rolled, was rolled for, acted on, or was shown the
   roll) and the public rolls made in any room where one of their characters rolled or was shown
   a roll ("rooms they were in").
+
+Listing (issue 14)
+------------------
+`search` and `visible_to_account` return queries that `page` counts exactly, per UTC day, from
+what `rolllog.listing` keeps at write time (the whole log, its private entries, a room's, a
+player's list), so "Page N of M" and a deep page cost about what the first page does at a
+million entries; any further filter (a code, a character) is counted by the database as
+before. Entries written around `save()` (bulk inserts, raw SQL) need `rolllog.listing.rebuild()`.
 """
 
+import datetime
 import json
 import re
+from collections import Counter
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -63,7 +73,7 @@ from django.db.models import Q
 from rules.display import append_code
 from rules.engine import RollView
 
-from . import codes, legacy
+from . import codes, legacy, listing
 from .models import RollEntry, RollFace
 
 STAFF_LOCK = "perm(Builder)"
@@ -272,11 +282,14 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         details=details,
         **fields,
     )
-    entry = _save_with_code(entry, text, listeners)
-    # The faces for the fairness report, in one insert (issue 14: rolllog.fairness).
-    from .fairness import face_rows
+    from .fairness import add_to_tally, face_rows
 
-    RollFace.objects.bulk_create(face_rows(entry))
+    # One transaction: an entry is never kept without its faces, nor its faces without their
+    # place in the per-day tally (issue 14: rolllog.fairness). The code's retry is a savepoint.
+    with transaction.atomic():
+        entry = _save_with_code(entry, text, listeners)
+        faces = RollFace.objects.bulk_create(face_rows(entry))
+        add_to_tally(faces)
     return entry
 
 
@@ -509,12 +522,103 @@ def find_visible(code, viewer):
     return entry if can_view(entry, viewer) else None
 
 
+# ------------------------------------------------------------------------------ counting
+
+
+def _day_start(day):
+    return datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.timezone.utc)
+
+
+class _DayPlan:
+    """
+    How `page` counts a long list per UTC day without reading it: `days()` is
+    [(day, entries)] newest first, exactly the list's entries (see `page`). The plan is for the
+    query it was made with; a filter added since (a code, a name) makes it not `fit`.
+    """
+
+    def __init__(self, query, private=None, room=None):
+        self.where = query.query.where.clone()
+        self.private, self.room = private, room
+
+    def fits(self, query):
+        inner = query.query
+        return (query.model is RollEntry and inner.where == self.where and not inner.is_sliced
+                and not inner.distinct and inner.combinator is None)
+
+    def _counted(self):
+        """DayCount rows of the list's entries (the whole log, its private entries, a room's)."""
+        from .models import DayCount
+
+        rows = DayCount.objects.filter(room=listing.EVERY_ROOM if self.room is None else self.room)
+        if self.private is not None:
+            rows = rows.filter(private=self.private)
+        return rows
+
+    def days(self):
+        from django.db.models import Sum
+
+        counts = Counter(dict(self._counted().values_list("day").annotate(n=Sum("count")).order_by()))
+        return sorted(((day, n) for day, n in counts.items() if n > 0), reverse=True)
+
+
+class _PlayerPlan(_DayPlan):
+    """
+    A player's list (`visible_to_account`): the public entries of the rooms they were in are
+    counted from DayCount; the rest they may read are the private or roomless entries their
+    characters took part in (`Participant`) and their account's own entries outside those
+    rooms, a few thousand at most, counted per day here.
+    """
+
+    def __init__(self, query, account_id, character_ids, rooms):
+        super().__init__(query)
+        self.account_id, self.character_ids, self.rooms = account_id, character_ids, rooms
+
+    def _counted(self):
+        from .models import DayCount
+
+        return DayCount.objects.filter(private=False, room__in=self.rooms)
+
+    def days(self):
+        from django.db.models import Count, Sum
+        from django.db.models.functions import TruncDate
+
+        # Three parts that never overlap, each counted per day by the database.
+        counts = Counter()
+        if self.rooms:
+            counts.update(dict(self._counted().values_list("day").annotate(n=Sum("count")).order_by()))
+        took_part = listing.participated(self.character_ids)
+        counts.update(dict(took_part.values_list("day").annotate(n=Count("entry_id", distinct=True)).order_by()))
+        own = RollEntry.objects.filter(account_id=self.account_id)
+        if self.rooms:
+            own = own.exclude(private=False, room_id__in=self.rooms)
+        if self.character_ids:
+            own = own.exclude(id__in=took_part.values("entry_id"))
+        counts.update(dict(own.annotate(day=TruncDate("created", tzinfo=datetime.timezone.utc))
+                           .values_list("day").annotate(n=Count("id")).order_by()))
+        return sorted(((day, n) for day, n in counts.items() if n > 0), reverse=True)
+
+
+def _planned(query, plan):
+    query.page_plan = plan
+    return query
+
+
 # ------------------------------------------------------------------------------ listing
 
 
 def search(character=None, private_only=False, room=None, kinds=None, query=None):
-    """Entries, newest first: by or for `character`, only private ones, only in `room`."""
-    query = RollEntry.objects.all() if query is None else query
+    """
+    Entries, newest first: by or for `character`, only private ones, only in `room`. The whole
+    log, its private entries and a room's (alone or narrowing such a list) page by their day
+    counts (`page`).
+    """
+    plan = None
+    if query is None:
+        query, plan = RollEntry.objects.all(), _DayPlan(RollEntry.objects.all())
+    else:
+        known = getattr(query, "page_plan", None)
+        if type(known) is _DayPlan and known.fits(query):
+            plan = known
     if character is not None:
         query = query.filter(Q(character=character) | Q(subject=character))
     if private_only:
@@ -523,7 +627,13 @@ def search(character=None, private_only=False, room=None, kinds=None, query=None
         query = query.filter(room=room)
     if kinds:
         query = query.filter(kind__in=list(kinds))
-    return query.order_by("-created", "-id")
+    query = query.order_by("-created", "-id")
+    room_id = getattr(room, "id", room)
+    if plan is None or character is not None or kinds or not isinstance(room_id, (int, type(None))) or \
+            (room_id is not None and plan.room not in (None, room_id)):
+        return _planned(query, None)  # counted by the database
+    return _planned(query, _DayPlan(query, private=True if private_only else plan.private,
+                                    room=plan.room if room_id is None else room_id))
 
 
 def search_names(name):
@@ -545,14 +655,23 @@ def search_names(name):
 def page(query, number, size=PAGE_SIZE):
     """
     (entries on page `number` (1-based), total count, number of pages) of a query ordered
-    newest first by (created, id).
+    newest first by (created, id). A number past the end is the last page.
 
-    Issue 14 (bench/bench_rolllog.py): a deep page is not read with OFFSET over whole rows.
-    The page's first (created, id) is found by skipping through the index `rolllog_created_id`
-    alone (a covering, index-only read), then the page is read from there by keyset:
-    `(created, id) <= that edge`, newest first, `size` rows. The page numbers people type
-    (`+rolls =40`, `?page=40`) keep working, and each page is a seek plus `size` rows.
+    Issue 14 (bench/bench_rolllog.py). The count is exact, never capped or cached:
+
+    - A long list with a day plan (`search` without a character or kinds, `visible_to_account`)
+      is counted per UTC day from `DayCount` (a few thousand rows, not a million entries). The
+      page's rows lie in a known run of days: from the day where entry number `start` falls
+      to the day where the page's last one does. They are read from the log within those days
+      only (`created` between their midnights, through the index `rolllog_created_id`), OFFSET
+      by the entries of the first day that come before, so a deep page costs what the first does.
+    - Any other query (a filter added: a code, a character) is counted by the database, and a
+      deep page's first (created, id) is found by skipping through the index alone (a covering,
+      index-only read), then read from there by keyset: `(created, id) <= that edge`.
     """
+    plan = getattr(query, "page_plan", None)
+    if plan is not None and plan.fits(query):
+        return _page_by_days(query, plan.days(), number, size)
     total = query.count()
     pages = max(1, -(-total // size))
     number = min(max(1, number), pages)
@@ -569,33 +688,55 @@ def page(query, number, size=PAGE_SIZE):
     return list(rows[:size]), total, pages
 
 
+def _page_by_days(query, days, number, size):
+    """`page` from [(day, entries)] newest first: the days holding the page, read alone."""
+    total = sum(n for _day, n in days)
+    pages = max(1, -(-total // size))
+    number = min(max(1, number), pages)
+    start = (number - 1) * size
+    if not total:
+        return [], total, pages
+    before, first = 0, 0
+    while before + days[first][1] <= start:
+        before += days[first][1]
+        first += 1
+    last, held = first, days[first][1]
+    while held < start - before + size and last + 1 < len(days):
+        last += 1
+        held += days[last][1]
+    newest, oldest = days[first][0], days[last][0]
+    rows = query.filter(created__gte=_day_start(oldest), created__lt=_day_start(newest + datetime.timedelta(days=1)))
+    skip = start - before
+    return list(rows[skip:skip + size]), total, pages
+
+
 def rooms_been_in(character_ids):
-    """Rooms where one of these characters rolled, was rolled for, or was shown a roll."""
-    ids = list(character_ids)
-    if not ids:
-        return RollEntry.objects.none().values_list("room_id", flat=True)
-    return (
-        RollEntry.objects.filter(
-            Q(character_id__in=ids) | Q(subject_id__in=ids) | Q(receivers__id__in=ids),
-            room__isnull=False,
-        )
-        .values_list("room_id", flat=True)
-        .distinct()
-    )
+    """Rooms (ids) where one of these characters rolled, was rolled for, or was shown a roll."""
+    return listing.rooms_visited(character_ids)
 
 
 def visible_to_account(account):
-    """Everything for staff; for a player, see the module docstring ("rooms they were in")."""
+    """
+    Everything for staff; for a player, see the module docstring ("rooms they were in"). Both
+    page by their day counts (`page`).
+
+    A player's rule is read from what `rolllog.listing` keeps at write time: the rooms they
+    were in (`RoomVisit`), whose public entries they may read, and the private or roomless
+    entries their characters took part in (`Participant`); with their account's own entries,
+    that is every entry they took part in. Each part is a seek, checked row by row, so a page
+    reads only the days it shows.
+    """
     if account is None or not getattr(account, "is_authenticated", True):
-        return RollEntry.objects.none()
+        return _planned(RollEntry.objects.none(), None)
     if is_staff(account) or getattr(account, "is_staff", False):
-        return RollEntry.objects.all()
-    ids = own_character_ids(account)
-    took_part = Q(account_id=account.id)
+        everything = RollEntry.objects.all()
+        return _planned(everything, _DayPlan(everything))
+    ids = sorted(own_character_ids(account))
+    rooms = rooms_been_in(ids)
+    visible = Q(account_id=account.id)
     if ids:
-        took_part |= Q(character_id__in=ids) | Q(subject_id__in=ids) | Q(receivers__id__in=ids)
-    public_there = Q(private=False, room_id__in=rooms_been_in(ids))
-    # A subquery of ids: the receivers join can repeat an entry, and the outer query stays
-    # free to be filtered, ordered and paged.
-    entry_ids = RollEntry.objects.filter(took_part | public_there).values_list("id", flat=True)
-    return RollEntry.objects.filter(id__in=entry_ids)
+        visible |= Q(id__in=listing.participated(ids).values("entry_id"))
+    if rooms:
+        visible |= Q(private=False, room_id__in=rooms)
+    query = RollEntry.objects.filter(visible)
+    return _planned(query, _PlayerPlan(query, account.id, ids, rooms))

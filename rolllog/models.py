@@ -18,13 +18,37 @@ migration 0003 (see `rolllog.legacy`).
 `RollFace` (issue 14) keeps every rolled die's face apart from the JSON view, one row per
 (entry, group label, die size, face) with its count, so the fairness report counts faces in
 the database (GROUP BY) on any backend; see `rolllog.fairness` for which dice count.
+`FaceTally` sums those rows per UTC day, system, label, die size and face, kept exact at write
+time, so the whole game's report reads a few thousand rows instead of every face ever rolled.
 
 Paging (issue 14): lists are read newest first by (created, id), through the index
-`rolllog_created_id`; see `rolllog.api.page` and `rolllog.views`.
+`rolllog_created_id`; see `rolllog.api.page` and `rolllog.views`. `DayCount` (the entries of
+each UTC day per room, public and private), `RoomVisit` (the rooms each character was in) and
+`Participant` (who took part in each private or roomless entry) are kept exact at write time
+by the signals at the end of this module (`rolllog.listing`), so the long lists (staff: the
+whole log; a player: everything they may see) count their pages and find a deep page's day
+without reading the log.
 """
 
 from django.db import models
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.dispatch import receiver
 from django.utils import timezone
+
+
+class RollQuerySet(models.QuerySet):
+    """
+    Entries, carrying `page_plan` (set by `rolllog.api`: how to count this very list per day
+    from DayCount) through the clones that keep its rows (order_by, select_related); the plan
+    itself checks that no filter was added since (`rolllog.api.page`).
+    """
+
+    page_plan = None
+
+    def _clone(self):
+        clone = super()._clone()
+        clone.page_plan = self.page_plan
+        return clone
 
 
 class RollEntry(models.Model):
@@ -90,6 +114,8 @@ class RollEntry(models.Model):
     text = models.TextField(blank=True, help_text="What was shown, with colour markup and the code.")
     details = models.JSONField(default=dict, blank=True)
 
+    objects = RollQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name = "roll log entry"
@@ -106,6 +132,9 @@ class RollEntry(models.Model):
                          condition=models.Q(subject__isnull=False)),
             models.Index(fields=["parent", "created"], name="rolllog_parent_created",
                          condition=models.Q(parent__isnull=False)),
+            # An account's own entries outside the rooms it was in (rolllog.api's player
+            # lists), read from the index alone.
+            models.Index(fields=["account", "private", "room", "created", "id"], name="rolllog_account_seen"),
         ]
 
     def __str__(self):
@@ -154,3 +183,157 @@ class RollFace(models.Model):
 
     def __str__(self):
         return f"{self.entry_id} {self.label} d{self.sides}: {self.face} x{self.count}"
+
+
+class FaceTally(models.Model):
+    """
+    How often one face came up on one UTC day, summed over every entry's `RollFace` rows of
+    that (system, group label, die size, face): the whole game's fairness report reads whole
+    days from here (`rolllog.fairness.face_counts`). Kept exact where faces are written
+    (`rolllog.fairness.add_to_tally`, in the transaction of the RollFace insert); rebuilt from
+    RollFace by `rolllog.fairness.rebuild_tally` (migration 0007).
+    """
+
+    day = models.DateField(help_text="The UTC date the entries were made.")
+    system = models.CharField(max_length=16, blank=True)
+    label = models.CharField(max_length=64)
+    sides = models.SmallIntegerField()
+    face = models.SmallIntegerField()
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "face tally"
+        constraints = [
+            # The upsert's conflict target, and (day first) the index a window of days reads.
+            models.UniqueConstraint(fields=["day", "system", "label", "sides", "face"], name="facetally_key"),
+        ]
+
+    def __str__(self):
+        return f"{self.day} {self.system} {self.label} d{self.sides}: {self.face} x{self.count}"
+
+
+class DayCount(models.Model):
+    """
+    How many entries were made on one UTC day in one room, public or private: the count behind
+    a long list's "Page N of M" and the day a deep page starts on (`rolllog.api.page`). Kept
+    exact where entries are saved and deleted (the signals below, in the entry's transaction);
+    rebuilt from the log by `rolllog.listing.rebuild` (migration 0008).
+
+    `room` is the id of the entries' room (0: none; -1: every room and none at once, the whole
+    log's rows), a plain number rather than a link: when a room is deleted its entries lose
+    their room, and its counts move to 0 with them (`rolllog.listing.object_deleting`).
+    """
+
+    day = models.DateField(help_text="The UTC date the entries were made.")
+    room = models.IntegerField(default=0, help_text="The room's id (0: none, -1: every room).")
+    private = models.BooleanField(default=False)
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "entries of a day"
+        verbose_name_plural = "entries of each day"
+        constraints = [
+            models.UniqueConstraint(fields=["day", "room", "private"], name="daycount_key"),
+        ]
+
+    def __str__(self):
+        return f"{self.day} room {self.room}{' private' if self.private else ''}: {self.count}"
+
+
+class RoomVisit(models.Model):
+    """
+    How many entries place a character in a room (it rolled, was rolled for or was shown the
+    roll there): the rooms a player "was in" (`rolllog.api.visible_to_account`), read without
+    reading their entries. Plain ids, not links: the counts of a deleted character or room
+    are dropped when it goes (`rolllog.listing.object_deleting`).
+    """
+
+    character = models.IntegerField()
+    room = models.IntegerField()
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "room visit"
+        constraints = [models.UniqueConstraint(fields=["character", "room"], name="roomvisit_key")]
+
+    def __str__(self):
+        return f"character {self.character} in room {self.room}: {self.count}"
+
+
+class Participant(models.Model):
+    """
+    A character who took part in an entry (rolled, was rolled for, was shown it) that is
+    private or has no room: beyond the public entries of their rooms, what a player may read
+    (`rolllog.api.visible_to_account`), counted per UTC day without reading the log.
+    """
+
+    # Not indexed alone: the unique (entry, character) serves a deletion's cascade.
+    entry = models.ForeignKey(RollEntry, on_delete=models.CASCADE, related_name="+", db_index=False)
+    character = models.IntegerField()
+    day = models.DateField(help_text="The entry's UTC date.")
+
+    class Meta:
+        verbose_name = "participant"
+        constraints = [models.UniqueConstraint(fields=["entry", "character"], name="participant_key")]
+        indexes = [models.Index(fields=["character", "day", "entry"], name="participant_character_day")]
+
+    def __str__(self):
+        return f"character {self.character} in entry {self.entry_id}"
+
+
+# ---------------------------------------------------------------- counts kept at write time
+#
+# Every saved entry (`rolllog.api` saves them; a bulk insert sends no signal: see
+# `rolllog.listing.rebuild`), inside the transaction that saves it. The record is not
+# deleted in play (the admin is read-only), but a deletion takes its counts off too; these
+# receivers make Django load what it deletes, which only costs when something is deleted.
+
+
+@receiver(post_save, sender=RollEntry, dispatch_uid="rolllog_rollentry_count")
+def _count(sender, instance, created, raw=False, using=None, **kwargs):
+    if created:
+        from . import listing
+
+        listing.entry_saved(instance, using)
+
+
+@receiver(m2m_changed, sender=RollEntry.receivers.through, dispatch_uid="rolllog_receivers_reach")
+def _receivers(sender, instance, action, reverse, pk_set, using=None, **kwargs):
+    from . import listing
+
+    listing.receivers_changed(instance, action, reverse, pk_set, using)
+
+
+@receiver(pre_delete, sender=RollEntry, dispatch_uid="rolllog_rollentry_unreach")
+def _unreach(sender, instance, using, **kwargs):
+    from . import listing
+
+    listing.entry_deleting(instance, using)
+
+
+@receiver(pre_delete, dispatch_uid="rolllog_object_deleting")
+def _object(sender, instance, using, **kwargs):
+    # Any sender: characters and rooms are typeclasses, proxies of ObjectDB, each its own
+    # sender (Evennia already listens to every deletion, so this costs no fast deletes). Sent
+    # before Django takes the object off the log's entries (SET_NULL).
+    from evennia.objects.models import ObjectDB
+
+    if isinstance(instance, ObjectDB):
+        from . import listing
+
+        listing.object_deleting(instance, using)
+
+
+@receiver(post_delete, sender=RollEntry, dispatch_uid="rolllog_rollentry_uncount")
+def _uncount(sender, instance, using, **kwargs):
+    from . import listing
+
+    listing.entry_deleted(instance, using)
+
+
+@receiver(post_delete, sender=RollFace, dispatch_uid="rolllog_rollface_untally")
+def _untally(sender, instance, using, **kwargs):
+    # A deleted entry's faces (a cascade) leave the whole game's counts too.
+    from .fairness import remove_from_tally
+
+    remove_from_tally([instance], using=using)

@@ -139,9 +139,11 @@ def _fairness_choices(account):
 
     staff = api.is_staff(account)
     if staff:
-        from .models import RollFace
+        # One index seek per character: a DISTINCT over every face ever rolled is a full read
+        # on PostgreSQL (0.3 s at a million entries, bench/bench_rolllog.py).
+        from .fairness import rolled_characters
 
-        ids = RollFace.objects.exclude(character_id=None).values_list("character_id", flat=True).distinct()
+        ids = rolled_characters()
     else:
         ids = api.own_character_ids(account)
     named = ObjectDB.objects.filter(id__in=list(ids)[:MAX_NAMED]).order_by("db_key").values_list("id", "db_key")

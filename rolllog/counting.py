@@ -1,0 +1,58 @@
+"""
+Counts kept exact at write time (issue 14): `add_counts` adds to rows of a counting table
+(`FaceTally`, `DayCount`) by key, in one upsert statement per chunk, on SQLite (3.24 and later)
+and PostgreSQL alike:
+
+    INSERT INTO t (key..., count) VALUES (...), ...
+    ON CONFLICT (key...) DO UPDATE SET count = t.count + excluded.count
+
+Django's `bulk_create(update_conflicts=True)` can only replace the stored count with the new
+one, not add to it. The key columns must carry a unique constraint (the conflict target).
+"""
+
+from django.db import connections, router
+
+CHUNK = 150  # rows per statement: under any SQLite's limit of bound parameters
+
+
+def connection_for(model, using=None):
+    return connections[using or router.db_for_write(model)]
+
+
+def add_counts(model, keys, counter, using=None):
+    """
+    Add {(key values in the order of `keys`): number} to `model`'s `count` column (a negative
+    number takes off). `keys` are field names; date values are adapted for the backend.
+    """
+    items = sorted((key, number) for key, number in counter.items() if number)
+    if not items:
+        return
+    connection = connection_for(model, using)
+    ops = connection.ops
+    table = ops.quote_name(model._meta.db_table)
+    fields = [model._meta.get_field(name) for name in keys]
+    columns = [ops.quote_name(field.column) for field in fields]
+    count = ops.quote_name(model._meta.get_field("count").column)
+    adapt = [(lambda value, field=field: field.get_db_prep_value(value, connection)) for field in fields]
+    holders = "(" + ", ".join(["%s"] * (len(keys) + 1)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(items), CHUNK):
+            chunk = items[start:start + CHUNK]
+            params = []
+            for key, number in chunk:
+                params.extend(convert(value) for convert, value in zip(adapt, key))
+                params.append(number)
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}, {count}) VALUES {', '.join([holders] * len(chunk))} "
+                f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET {count} = {table}.{count} + excluded.{count}",
+                params)
+
+
+def empty(model, using=None):
+    """
+    Delete every row of a counting table in one statement: a queryset's delete() would load
+    them all first, since Evennia listens to every model's deletions.
+    """
+    connection = connection_for(model, using)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {connection.ops.quote_name(model._meta.db_table)}")
