@@ -12,7 +12,7 @@ account). Their sheet is never shown, but a few +odds/contest calls would reveal
 from rules.display import escape, shares, visible_len, wrap
 from rules.errors import DiceError
 
-from .dice_base import find_character, is_staff
+from .dice_base import find_character, is_staff, refusal_text
 from .odds import percent
 
 NOT_YOURS = ("Only staff may read another player's character for contest odds; "
@@ -46,6 +46,19 @@ def read_character(caller, name, dice="a number of dice", hint=""):
     if not hasattr(character, "roller"):
         raise DiceError(f"{escape(character.key)} has no character sheet.")
     return character
+
+
+def parse_side(system, text, roller, whose=None, numbers_only=False):
+    """
+    One side's request, parsed with no switches (a contest's sides take none). `whose`
+    ("Char2's side") prefixes a refusal, so the caller knows which side was refused.
+    """
+    try:
+        return system.parse(text, frozenset(), roller=roller, numbers_only=numbers_only)
+    except DiceError as err:
+        if whose is None:
+            raise
+        raise DiceError(f"{whose}: {refusal_text(err)}") from None
 
 
 def only_contest(cmd, rolled_by="+contest"):

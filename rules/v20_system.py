@@ -218,6 +218,25 @@ def health_track(values):
                                   aggravated=values[HEALTH["aggravated"]])
 
 
+HEALTH_MARKS = {v20_health.AGGRAVATED: "*", v20_health.LETHAL: "X", v20_health.BASHING: "/", None: "."}
+
+
+def health_boxes(track):
+    """The seven boxes as the sheet draws them: `*` Aggravated, `X` Lethal, `/` Bashing, `.` empty."""
+    return "".join(HEALTH_MARKS[box] for box in track.boxes)
+
+
+def health_state(track):
+    """The track in words: "Healthy", "Injured: -1 die", "Incapacitated: cannot act" ..."""
+    if track.incapacitated:
+        return "Incapacitated: cannot act"
+    if track.penalty:
+        return f"{track.level}: {track.penalty} {'die' if track.penalty == -1 else 'dice'}"
+    if track.marked:
+        return f"{track.level}: no penalty"
+    return "Healthy"
+
+
 def limits(trait, values):
     """(minimum, maximum) of `trait` given the rest of the sheet."""
     kind = kind_of(trait)
@@ -367,17 +386,8 @@ class V20Sheet(Sheet):
         sections.append(SheetSection("track", "Willpower", boxes="X" * left + "." * (permanent - left),
                                      text=f"{left}/{permanent} left"))
         track = health_track(values)
-        marks = {v20_health.AGGRAVATED: "*", v20_health.LETHAL: "X", v20_health.BASHING: "/", None: "."}
-        if track.incapacitated:
-            state = "Incapacitated: cannot act"
-        elif track.penalty:
-            state = f"{track.level}: {track.penalty} {'die' if track.penalty == -1 else 'dice'}"
-        elif track.marked:
-            state = f"{track.level}: no penalty"
-        else:
-            state = "Healthy"
-        sections.append(SheetSection("track", "Health", boxes="".join(marks[box] for box in track.boxes),
-                                     text=(f"{state} (Aggravated {track.aggravated}, Lethal {track.lethal}, "
+        sections.append(SheetSection("track", "Health", boxes=health_boxes(track),
+                                     text=(f"{health_state(track)} (Aggravated {track.aggravated}, Lethal {track.lethal}, "
                                            f"Bashing {track.bashing})")))
         return tuple(sections)
 

@@ -48,5 +48,5 @@ def test_odds_svg_exact():
         '<text x="165.7" y="80" text-anchor="middle" class="axis">2</text>'
         '<text x="117" y="96" text-anchor="middle" class="axis">hits</text></svg>'
     )
-    assert odds_svg(()) == ""
+    assert odds_svg(()) == "" and odds_svg([]) == ""
     assert "&lt;b&gt;" in odds_svg(((0, Fraction(1)),), ("<b>", "<b>"))

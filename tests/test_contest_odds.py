@@ -16,6 +16,7 @@ from functools import lru_cache
 import icepool
 import pytest
 
+from bench._v5_icepool import Tally, merged_d10  # the icepool formulation the benches use too
 from rules import contest_odds, v5_contest, v5_contest_odds
 from rules.contest_odds import Comparison
 from rules.errors import DiceError
@@ -101,31 +102,13 @@ def test_convolve_and_margins_refuse_what_does_not_sum_to_one():
 # ---------------------------------------------------------------- icepool oracle
 
 
-class _Tally(icepool.MultisetEvaluator):
-    """(dice showing 6-9, dice showing 10, a Hunger die shows 1, a Hunger die shows 10)."""
-
-    def next_state(self, state, order, outcome, regular, hunger):
-        six_to_nine, tens, one, ten = state or (0, 0, False, False)
-        if outcome == 10:
-            tens += regular + hunger
-            ten = ten or hunger > 0
-        elif outcome >= 6:
-            six_to_nine += regular + hunger
-        elif outcome == 1:
-            one = one or hunger > 0
-        return six_to_nine, tens, one, ten
-
-    def final_outcome(self, final_state, order, outcomes, *sizes):
-        return final_state or (0, 0, False, False)
-
-
-D10 = icepool.Die({1: 1, 2: 4, 6: 4, 10: 1})  # 1, 2-5, 6-9, 10: faces that count alike merged
+D10 = merged_d10()  # 1, 2-5, 6-9, 10: faces that count alike merged (bench/_v5_icepool.py)
 
 
 @lru_cache(maxsize=None)
 def _ice_side(pool, hunger):
     hunger_dice = min(pool, hunger)
-    states = _Tally().evaluate(D10.pool(pool - hunger_dice), D10.pool(hunger_dice))
+    states = Tally().evaluate(D10.pool(pool - hunger_dice), D10.pool(hunger_dice))
     return states.map(
         lambda six, tens, one, ten: (six + tens + 2 * (tens // 2), tens >= 2, ten, one, hunger_dice > 0),
         star=True,

@@ -317,28 +317,6 @@ SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" class="odds-chart" width="4
             '<line x1="44" y1="184" x2="470" y2="184" stroke="#888"/>')
 
 
-def test_odds_svg_exact_small():
-    # The same chart as tests/test_charts.py (which mutmut does not run), sized by hand.
-    svg = odds_svg(((0, Fraction(1, 4)), (1, Fraction(1, 2)), (2, Fraction(1, 4))), ("hit", "hits"),
-                   width=200, height=100)
-    assert svg == (
-        '<svg xmlns="http://www.w3.org/2000/svg" class="odds-chart" width="200" height="100" '
-        'viewBox="0 0 200 100" role="img" aria-label="chance of each number of hits">'
-        "<title>chance of each number of hits</title>"
-        '<text x="44" y="16" class="title">chance of each number of hits</text>'
-        '<line x1="44" y1="64" x2="190" y2="64" stroke="#888"/>'
-        '<text x="40" y="32" text-anchor="end" class="axis">50.0%</text>'
-        '<rect x="48.9" y="46" width="38.9" height="18" fill="#4a7ab5"><title>0 hits: 25.0%</title></rect>'
-        '<text x="68.3" y="80" text-anchor="middle" class="axis">0</text>'
-        '<rect x="97.5" y="28" width="38.9" height="36" fill="#4a7ab5"><title>1 hit: 50.0%</title></rect>'
-        '<text x="117" y="80" text-anchor="middle" class="axis">1</text>'
-        '<rect x="146.2" y="46" width="38.9" height="18" fill="#4a7ab5"><title>2 hits: 25.0%</title></rect>'
-        '<text x="165.7" y="80" text-anchor="middle" class="axis">2</text>'
-        '<text x="117" y="96" text-anchor="middle" class="axis">hits</text></svg>'
-    )
-    assert odds_svg(()) == "" and odds_svg([]) == ""
-
-
 def test_odds_svg_defaults_one_bar():
     # 480 x 220: plot 426 x 156 from (44, 28); one slot of 426 with a gap of 85.2.
     assert odds_svg(((0, Fraction(1)),)) == SVG_HEAD + (

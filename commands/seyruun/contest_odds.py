@@ -31,7 +31,7 @@ from rules.display import escape
 from rules.engine import split_vs
 from rules.errors import DiceError
 
-from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
 from ..odds import percent
 from .contest import base_attribute
@@ -40,15 +40,6 @@ USAGE = "+odds/contest <your pool> vs <their pool>[=<character>]   or   vs <char
 OTHER_SIDE = ("Their side is a pool of numbers (vs 3+2), a character's pool (vs dex+stealth=<name>) "
               "or a character (vs <name>).")
 _POOLISH = re.compile(r"[+\-/()]|^[0-9]+$")
-
-
-def _parse(system, text, roller, whose=None, numbers_only=False):
-    try:
-        return system.parse(text, frozenset(), roller=roller, numbers_only=numbers_only)
-    except DiceError as err:
-        if whose is None:
-            raise
-        raise DiceError(f"{whose}: {refusal_text(err)}") from None
 
 
 def _compared(request):
@@ -72,20 +63,20 @@ def contest_sides(cmd):
     if theirs_text is None or not mine_text:
         raise DiceError("Say both sides: your pool, 'vs', then theirs (numbers like 3+2, or a character).")
     roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    mine = _compared(_parse(system, mine_text, roller))
+    mine = _compared(parse_side(system, mine_text, roller))
     if other_name:
         character = read_character(caller, other_name, dice="numbers (vs 3+2)")
-        theirs = _parse(system, theirs_text, character.roller(), whose=f"{escape(character.key)}'s side")
+        theirs = parse_side(system, theirs_text, character.roller(), whose=f"{escape(character.key)}'s side")
         return mine, _compared(theirs), character
     try:
-        theirs = _parse(system, theirs_text, None, numbers_only=True)
+        theirs = parse_side(system, theirs_text, None, numbers_only=True)
     except DiceError as err:
         if _POOLISH.search(theirs_text):
             raise DiceError(f"Their side: {refusal_text(err)}") from None
     else:
         return mine, _compared(theirs), None
     character = read_character(caller, theirs_text, dice="numbers (vs 3+2)", hint=OTHER_SIDE)
-    theirs = _parse(system, mine_text, character.roller(), whose=f"{escape(character.key)}'s side")
+    theirs = parse_side(system, mine_text, character.roller(), whose=f"{escape(character.key)}'s side")
     return mine, _compared(theirs), character
 
 

@@ -33,7 +33,7 @@ from rules.display import escape
 from rules.errors import DiceError
 from rules.v20_system import describe as pool_text
 
-from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
 
 USAGE = "+odds/contest <pool> [vs <diff>] = [<character>:] <pool> [vs <diff>]"
@@ -53,19 +53,10 @@ class Side(NamedTuple):
     unnamed: bool = False  # "you" or "they": "you win", not "you wins"
 
 
-def _parse(system, text, roller, whose=None, numbers_only=False):
-    try:
-        return system.parse(text, frozenset(), roller=roller, numbers_only=numbers_only)
-    except DiceError as err:
-        if whose is None:
-            raise
-        raise DiceError(f"{whose}: {refusal_text(err)}") from None
-
-
 def _named_side(cmd, name, pool_text, hint=""):
     character = read_character(cmd.caller, name, hint=hint)
     label = side_name(character.key)
-    request = _parse(cmd.system, pool_text, character.roller(), whose=f"{escape(character.key)}'s side")
+    request = parse_side(cmd.system, pool_text, character.roller(), whose=f"{escape(character.key)}'s side")
     return Side(label, request, character)
 
 
@@ -83,7 +74,7 @@ def contest_sides(cmd):
         first = _named_side(cmd, name, pool_text)
     else:
         roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-        first = Side("you", _parse(system, first_text, roller), caller, unnamed=True)
+        first = Side("you", parse_side(system, first_text, roller), caller, unnamed=True)
         pool_text = first_text
     name, colon, their_pool = (part.strip() for part in second_text.partition(":"))
     if colon:
@@ -92,7 +83,7 @@ def contest_sides(cmd):
         second = _named_side(cmd, name, their_pool)
     else:
         try:
-            second = Side("they", _parse(system, second_text, None, numbers_only=True), unnamed=True)
+            second = Side("they", parse_side(system, second_text, None, numbers_only=True), unnamed=True)
         except DiceError as err:
             if _POOLISH.search(second_text):
                 hint = f" {OTHER_SIDE}" if _LETTER.search(_VS.sub(" ", second_text)) else ""

@@ -52,17 +52,7 @@ def read_levels_and_kind(text, what="levels", need_kind=True):
 
 def track_text(track):
     """`Injured: -1 die [XXX....]`: the state and the boxes (as +sheet draws them)."""
-    marks = {v20_health.AGGRAVATED: "*", v20_health.LETHAL: "X", v20_health.BASHING: "/", None: "."}
-    boxes = "".join(marks[box] for box in track.boxes)
-    if track.incapacitated:
-        state = "Incapacitated: cannot act"
-    elif track.penalty:
-        state = f"{track.level}: {track.penalty} {'die' if track.penalty == -1 else 'dice'}"
-    elif track.marked:
-        state = f"{track.level}: no penalty"
-    else:
-        state = "Healthy"
-    return f"{state} [{boxes}]"
+    return f"{v20_system.health_state(track)} [{v20_system.health_boxes(track)}]"
 
 
 class HealthCommand(DiceCommand):

@@ -6,18 +6,9 @@ after each Willpower choice, before you commit (`rules.v5_odds.reroll_odds`).
 from rules import v5, v5_odds
 from rules.errors import DiceError
 
+from ..odds import percent
 from .display import format_faces
 from .willpower import rerollable_roll
-
-
-def percent(probability):
-    """One decimal; never rounds a possible outcome to 0% or an uncertain one to 100%."""
-    value = float(probability) * 100
-    if 0 < value < 0.05:
-        return "<0.1%"
-    if 99.95 <= value < 100 and probability != 1:
-        return ">99.9%"
-    return f"{value:.1f}%"
 
 
 def format_strategies(result):
