@@ -150,6 +150,27 @@ def _fairness_choices(account):
     return staff, list(named)
 
 
+def _fairness_days(typed):
+    """
+    (days or None, the refusal or ""): what the Days field says, in +dice/fairness's words. A
+    day count that is not a whole number from 1 to MAX_FAIRNESS_DAYS is refused and the page
+    shows every roll kept, as with no days, rather than a period nobody asked for.
+    """
+    from rules.engine import read_whole
+    from rules.errors import DiceError
+
+    typed = typed.strip()
+    if not typed:
+        return None, ""
+    try:
+        days = read_whole(typed, "Days are a whole number", signed=True)
+    except DiceError as err:
+        return None, str(err)
+    if not 1 <= days <= MAX_FAIRNESS_DAYS:
+        return None, f"Days are from 1 to {MAX_FAIRNESS_DAYS}, not {days}."
+    return days, ""
+
+
 @login_required
 def fairness(request):
     """/rolls/fairness/: the fairness report (`rules.fairness`) with server-rendered SVG charts."""
@@ -168,10 +189,8 @@ def fairness(request):
     refused = ""
     if chosen is not None and not staff and chosen not in allowed:
         refused, chosen = "You may see your own characters or the whole game.", None
-    days = None
-    typed_days = request.GET.get("days", "").strip()
-    if typed_days:
-        days = min(_page_number(typed_days), MAX_FAIRNESS_DAYS)
+    days, refused_days = _fairness_days(request.GET.get("days", ""))
+    refused = " ".join(text for text in (refused, refused_days) if text)
     since = timezone.now() - timedelta(days=days) if days else None
     tests = fairness_report(face_counts(character=chosen, since=since))
     name = dict(choices).get(chosen, "") if chosen is not None else ""

@@ -38,8 +38,10 @@ Rulings (RULES.md and the seed are silent):
 - **Ruling**: Whalefall has no Specialties besides the levels: `athletics(climbing)` is refused.
 
 The odds without a sheet (`odds_inputs`, the website's odds page): dice, the target number and
-the die size (as `+odds 4d8 vs (5,2)`). **Ruling**: a die size left at d10 never overrides one
-written in the pool (`4d8`); another die size than the pool's is refused, not guessed between.
+the die size (as `+odds 4d8 vs (5,2)`). **Ruling**: the Die size field starts blank, which
+means the pool's own size (`4d8`) or else d10; a size typed there that is not the pool's (d10
+beside `4d8` included) is refused, not guessed between: a field that showed 10 while the page
+counted d8s would be a line nobody could trust.
 """
 
 import re
@@ -193,7 +195,7 @@ a partial failure."""
         OddsInput("pool", "Dice", hint="e.g. 4, or 4d8"),
         OddsInput("target", "Target number", high=40, hint="(face,count), like (5,2)"),
         OddsInput("sides", "Die size", kind=NUMBER, low=whalefall.MIN_SIDES, high=whalefall.MAX_SIDES,
-                  default=whalefall.DEFAULT_SIDES, hint="sides of each die"),
+                  hint=f"sides of each die; blank: the pool's, or {whalefall.DEFAULT_SIDES}"),
     )
 
     def __init__(self, skills=None):
@@ -202,12 +204,12 @@ a partial failure."""
     def odds_args(self, values):
         """The die size goes into the pool, as `4d8` (see the module docstring)."""
         text, switches, roller = super().odds_args(values)
-        sides = values.get("sides") or whalefall.DEFAULT_SIDES
+        sides = values.get("sides")
         pool = (values.get("pool") or "").strip()
         typed = _TYPED_SIZE.search(pool)
-        if typed and sides != whalefall.DEFAULT_SIDES and int(typed.group(1)) != sides:
+        if typed and sides is not None and int(typed.group(1)) != sides:
             raise DiceError(f"The pool says d{int(typed.group(1))} and the die size d{sides}: give one.")
-        if not typed and sides != whalefall.DEFAULT_SIDES and pool:
+        if not typed and sides not in (None, whalefall.DEFAULT_SIDES) and pool:
             pool = f"{pool}d{sides}" if re.fullmatch(r"[0-9]+", pool) else f"{pool} d{sides}"
             target = values.get("target") or ""
             text = f"{pool} vs {target}" if target else pool

@@ -88,6 +88,17 @@ class TestContestOdds(EvenniaCommandTest):
         self.call(CmdOdds(), "/contest 5", "Put your pool, 'vs', then the other pool or a character.")
         self.call(CmdOdds(), "/contest 51 vs 3", "That pool is 51 dice; pools are limited to 50.")
 
+    def test_other_switches_refused(self):
+        # As every system's +odds/contest says it, wrapped at 80 columns as the player sees it.
+        usage = "\nUsage: +odds/contest <pool> [hunger <n>] vs <pool or character> [hunger <m>]"
+        reroll = ("+odds/contest takes no other switch (/reroll): it counts the contest as +contest\n"
+                  "  rolls it." + usage)
+        self.assertEqual(strip_ansi(self.call(CmdOdds(), "/contest/reroll dex+stealth vs 6")), reroll)
+        self.assertEqual(strip_ansi(self.call(CmdOdds(), "/reroll/contest dex+stealth vs 6")), reroll)
+        self.assertEqual(strip_ansi(self.call(CmdOdds(), "/contest/willpower dex+stealth vs 6")),
+                         "+odds/contest takes no other switch (/willpower): it counts the contest as\n"
+                         "  +contest rolls it." + usage)
+
     def test_fifty_dice_is_fast(self):
         import time
 

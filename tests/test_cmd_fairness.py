@@ -140,3 +140,17 @@ class TestFairnessWeb(EvenniaCommandTest):
         self.assertIn("<title>4 successes: 1.0%</title>", page)
         page = self.client.get("/rolls/odds/?pool=51").content.decode()
         self.assertIn("pools are limited to 50", page)
+
+    def test_bad_days_are_refused(self):
+        self.client.force_login(self.account)
+        for typed, message in (("abc", "Days are a whole number, not &#x27;abc&#x27;."),
+                               ("0", "Days are from 1 to 3650, not 0."),
+                               ("-2", "Days are from 1 to 3650, not -2."),
+                               ("99999", "Days are from 1 to 3650, not 99999.")):
+            page = self.client.get(f"/rolls/fairness/?days={typed}").content.decode()
+            self.assertIn(f'<p class="text-danger" id="fairness-refused">{message}</p>', page)
+            self.assertIn('<h2 class="h5" id="fairness-scope">The whole game, every roll kept</h2>', page)
+            self.assertNotIn("the last 1 day", page)
+        page = self.client.get("/rolls/fairness/?days=7").content.decode()
+        self.assertNotIn('id="fairness-refused"', page)
+        self.assertIn('<h2 class="h5" id="fairness-scope">The whole game, the last 7 days</h2>', page)

@@ -20,12 +20,15 @@ bench/bench_v5_odds.py).
   account). No consent flag: the other side's sheet is never shown, but a few +odds/contest
   calls would reveal their dots, so only staff or the owner may ask.
 - A right-hand side that reads as a number of dice is one; anything else is a character name.
+- +odds' other switches (`/reroll`, `/willpower`) are refused with /contest, in the words every
+  system's +odds/contest uses: the contest is counted as +contest rolls it, with neither.
 """
 
 import re
 
 from rules.errors import DiceError
 
+from ..contest_odds import only_contest
 from ..dice_base import find_character, is_staff, split_comment, width_of
 from .rolls import split_hunger
 
@@ -137,6 +140,7 @@ def contest_odds_command(cmd):
     from rules.v5_contest_odds import contest_odds
 
     cmd.usage = USAGE
+    only_contest(cmd)
     mine, theirs, name = contest_parts(cmd)
     figures = contest_odds(mine[0].dice, mine[1], theirs[0].dice, theirs[1], cmd.system.bestial_rule)
     cmd.msg(format_contest(cmd.system, mine, theirs, name, figures, width=width_of(cmd.caller)))
