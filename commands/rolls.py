@@ -50,6 +50,30 @@ def split_shared(text):
     return (head.rstrip() + " " + tail.strip()).strip(), unique
 
 
+def named_audience(caller, names, private, key="+roll"):
+    """
+    The characters a private roll is shown to by name (`split_shared`'s names), each found in
+    the caller's room, once, the caller left out. Every roll that takes `/private` reads its
+    `=<names>` with this (the wings' /multi and /extended too), so the rule is the same.
+
+    Raises:
+        DiceError: names without /private, or a name that is nobody here.
+    """
+    if names and not private:
+        raise DiceError(f"To show a roll only to some characters, roll privately: "
+                        f"{key}/private <pool>=<name>, <name>.")
+    shared = []
+    for name in names:
+        found = find_character(caller, name, room_only=True)
+        if found != caller and found not in shared:
+            shared.append(found)
+    return shared
+
+
+def private_to(caller, private, shared):
+    """The names a private roll's line says it was shown to (None: a public roll)."""
+    return [caller.key] + [obj.key for obj in shared] + ["staff"] if private else None
+
 
 def roll_summary(view):
     """`5 successes: messy critical` (plain words, for the record)."""
@@ -131,14 +155,7 @@ class CmdRoll(DiceCommand):
             return
         self.private = private = "private" in self.switches
         args, names = split_shared(self.args)
-        if names and not private:
-            raise DiceError(f"To show a roll only to some characters, roll privately: "
-                            f"{self.key}/private <pool>=<name>, <name>.")
-        self.shared = shared = []
-        for name in names:
-            found = find_character(caller, name, room_only=True)
-            if found != caller and found not in shared:
-                shared.append(found)
+        self.shared = shared = named_audience(caller, names, private, self.key)
         text, comment = split_comment(args)
         roller = caller.roller()
         switches = frozenset(opt for opt in self.switches if opt in system.roll_switches)
@@ -152,13 +169,13 @@ class CmdRoll(DiceCommand):
         result, initial, extra = wing.after_roll(self, request, first, rng)
         shown = system.view(first, request)
         view = system.view(result, request) if result is not first else shown
-        private_to = [caller.key] + [obj.key for obj in shared] + ["staff"] if private else None
+        shown_to = private_to(caller, private, shared)
         name, verb = caller.key, self.verb
 
         def render(width):
             from rules.display import format_roll
 
-            lines = [format_roll(shown, name, verb=verb, comment=comment, private_to=private_to, width=width)]
+            lines = [format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
             lines.extend(extra(width))
             return "\n".join(lines)
 

@@ -4,7 +4,8 @@ The V20 wing's own rolls: split actions (`+roll/multi`) and extended actions
 `record`) as the shared +roll does, so defaulting, wound penalties and Specialties apply to
 each action as to any roll.
 
-Multiple actions (RULES.md §2): `+roll/multi <pool>[ vs <d>], <pool>[ vs <d>][, ...] [= <split>]`.
+Multiple actions (RULES.md §2): `+roll/multi <pool>[ vs <d>], <pool>[ vs <d>][, ...] [= <split>]
+[= <name>, ...]`.
 Each pool is read as a roll of its own (wound penalty off each); the smallest pool of the
 ordinary actions is split among them (`rules.v20.split_actions`), a `*` in front of an action
 marks a Celerity action, which rolls its full pool. The room gets one message with every action;
@@ -18,6 +19,13 @@ resets the total to 0 (`rules.v20.add_roll`). The action is an Attribute on the 
 **Rulings**: /willpower, /auto and /retry are refused with /multi and /extended (one Willpower a
 turn goes on one roll: roll that action alone); /ignorepain with /multi costs 1 Willpower for
 the whole turn. An extended roll is rolled with the wounds of the moment it is rolled.
+
+/private goes with both, names and all, as with any +roll/private. After `=`, /multi reads a
+list that starts with a number as the split and anything else as names, so both can be given,
+in either order (`= 2 1 = Bob`): a name never starts with a digit, a split always does. An
+extended action started /private stays private on every roll; the names are those typed with
+each roll (`+roll/extended =Bob`), as a +roll/private names its audience each time: someone
+shown the first roll may have left, and nobody is shown a roll they were not named for.
 """
 
 import dataclasses
@@ -30,7 +38,7 @@ from rules.randomness import get_rng
 
 from ..dice_base import announce, split_comment, whole_number
 from rules.display import escape
-from ..rolls import roll_summary
+from ..rolls import named_audience, private_to, roll_summary, split_shared
 from . import character as v20_character
 
 MULTI_SWITCHES = frozenset(("spec", "ignorepain"))
@@ -44,9 +52,23 @@ def _refuse_switches(cmd, allowed, what):
         raise DiceError(f"/{extra[0]} does not go with {what}: roll that action on its own.")
 
 
-def _no_names(text, usage):
-    if "=" in text:
-        raise DiceError(f"{usage} takes no names: a private one is shown to you and staff here.")
+_SPLIT = re.compile(r"\s*[0-9]")
+
+
+def split_multi(text):
+    """`<actions> [= <split>] [= <names>]`, either order -> (actions, split text or None, names text or None)."""
+    head, *tails = text.split("=")
+    split = names = None
+    for tail in tails:
+        if _SPLIT.match(tail) or not tail.strip():
+            if split is not None:
+                raise DiceError("Give the split once: the dice of each action after '=', e.g. '= 2 1'.")
+            split = tail
+        elif names is not None:
+            raise DiceError("Give the names once, after '=' (names are separated by commas).")
+        else:
+            names = tail
+    return head, split, names
 
 
 def read_split(text):
@@ -61,7 +83,7 @@ def multi_roll(cmd):
     _refuse_switches(cmd, MULTI_SWITCHES, "/multi")
     private = "private" in cmd.switches
     text, comment = split_comment(cmd.args)
-    head, sep, tail = text.partition("=")
+    head, tail, names = split_multi(text)
     actions = [part.strip() for part in head.split(",")]
     if not any(actions):
         raise DiceError("Declare the actions, separated by commas.")
@@ -69,7 +91,9 @@ def multi_roll(cmd):
         raise DiceError("An action is missing in the list (actions are separated by commas).")
     if len(actions) > MAX_ACTIONS:
         raise DiceError(f"Declare at most {MAX_ACTIONS} actions in a turn.")
-    split = read_split(tail) if sep else None
+    split = read_split(tail) if tail is not None else None
+    shared = named_audience(caller, split_shared(f"={names}")[1] if names is not None else [], private,
+                            f"{cmd.key}/multi")
     celerity = [index for index, action in enumerate(actions) if action.startswith("*")]
     actions = [action.lstrip("*").strip() for action in actions]
     roller = caller.roller()
@@ -80,8 +104,8 @@ def multi_roll(cmd):
     for trait, points in costs.items():
         if roller.get("willpower_left", 0) < points:
             raise DiceError("Your Willpower is exhausted: /ignorepain needs 1 temporary Willpower.")
-    shared = [i for i in range(len(actions)) if i not in celerity]
-    smallest = min(requests[i].dice for i in shared)
+    ordinary = [i for i in range(len(actions)) if i not in celerity]
+    smallest = min(requests[i].dice for i in ordinary)
     rng = get_rng()
     rolled = []
     for index, (request, share) in enumerate(zip(requests, dice)):
@@ -94,7 +118,7 @@ def multi_roll(cmd):
         result = system.roll(request, roller, rng=rng)
         rolled.append((request, result, system.view(result, request)))
     count = len(rolled)
-    private_to = [caller.key, "staff"] if private else None
+    shown_to = private_to(caller, private, shared)
     name = caller.key
 
     def render(width):
@@ -102,7 +126,7 @@ def multi_roll(cmd):
         for index, (_, _, view) in enumerate(rolled):
             lines.append(format_roll(view, name, verb=f"rolls action {index + 1} of {count}:",
                                      comment=comment if index == 0 else "",
-                                     private_to=private_to if index == count - 1 else None,
+                                     private_to=shown_to if index == count - 1 else None,
                                      prefix="[Private roll]" if private else None, width=width))
         return "\n".join(lines)
 
@@ -119,7 +143,7 @@ def multi_roll(cmd):
                  "actions": [system.record(result, request) for request, result, _ in rolled]},
         "summary": summary[:250],
     }
-    announce(caller, render, private=private, record=record)
+    announce(caller, render, private=private, shared_with=shared, record=record)
     v20_character.pay(caller, costs)
 
 
@@ -142,8 +166,8 @@ def extended_roll(cmd):
             cmd.msg(f"{where}.")
         return
     _refuse_switches(cmd, frozenset(("spec",)), "/extended")
-    text, comment = split_comment(cmd.args)
-    _no_names(text, "+roll/extended")
+    text, names = split_shared(cmd.args)
+    text, comment = split_comment(text)
     if text:
         found = _FOR.search(text)
         if not found:
@@ -156,6 +180,7 @@ def extended_roll(cmd):
                    "private": "private" in switches, "target": state.target, "total": 0, "rolls": 0}
     elif not current:
         raise DiceError("Start an extended action first: +roll/extended <pool> [vs <difficulty>] for <total>.")
+    shared = named_audience(caller, names, current["private"], f"{cmd.key}/extended")
     roller = caller.roller()
     request = system.parse(current["text"], frozenset(("spec",)) if current["spec"] else frozenset(), roller=roller,
                            numbers_only=cmd.numbers_only)
@@ -170,11 +195,11 @@ def extended_roll(cmd):
     else:
         line = f"  Extended: {state.total} of {state.target} ({state.remaining} to go)."
     private = current["private"]
-    private_to = [caller.key, "staff"] if private else None
+    shown_to = private_to(caller, private, shared)
     name = caller.key
 
     def render(width):
-        return format_roll(view, name, verb="rolls (extended)", comment=comment, private_to=private_to,
+        return format_roll(view, name, verb="rolls (extended)", comment=comment, private_to=shown_to,
                            width=width) + "\n" + line
 
     record = {
@@ -187,7 +212,7 @@ def extended_roll(cmd):
                                                                 "rolls": state.rolls, "reset": state.reset}},
         "summary": f"{roll_summary(view)}; extended {state.total} of {state.target}"[:250],
     }
-    announce(caller, render, private=private, record=record)
+    announce(caller, render, private=private, shared_with=shared, record=record)
     if state.complete:
         v20_character.set_extended(caller, None)
     else:

@@ -16,6 +16,7 @@ from rules.pools import build_pool
 from rules.randomness import get_rng
 
 from ..dice_base import announce, split_comment, whole_number, width_of
+from ..rolls import named_audience, private_to, split_shared
 from .character import hunger, spend_willpower, willpower_left
 from .display import escape, fit, fitted, format_pool, format_reroll, format_roll
 from .willpower import LastRoll, audience, remember_roll
@@ -161,6 +162,11 @@ def extended_roll(cmd):
     `+roll/extended` rolls again (the same pool, read from your sheet now, with your Hunger
     now); `/status` shows it; `/stop` drops it. The state lives in a database Attribute on
     the character (category "dice"), so it survives a restart.
+
+    **Ruling**: started /private, every roll of it is private; `=<name>, ...` shows a roll to
+    those named, as with any +roll/private, and is said again on each roll
+    (`+roll/extended =Bob`): someone shown the first roll may have left since, and nobody is
+    shown a roll they were not named for.
     """
     caller = cmd.caller
     switches = set(cmd.switches)
@@ -189,7 +195,8 @@ def extended_roll(cmd):
             caller.msg(fit(f"Your extended roll: {describe_extended(state)}.", width_of(caller)))
         return
 
-    text, target, willpower, comment = split_roll_args(cmd.args)
+    args, names = split_shared(cmd.args)
+    text, target, willpower, comment = split_roll_args(args)
     willpower = willpower or "willpower" in switches
     if text:
         if target is None:
@@ -213,6 +220,7 @@ def extended_roll(cmd):
             raise DiceError("This extended roll is public; /private only applies when starting one.")
         title = "continues an extended roll toward"
     private = bool(data.get("private"))
+    shared = named_audience(caller, names, private, f"{cmd.key}/extended")
     table = None if data.get("numbers_only") else caller.trait_table()
     pool = build_pool(state.pool, table)
     if willpower and willpower_left(caller) < 1:
@@ -220,9 +228,9 @@ def extended_roll(cmd):
 
     rng = get_rng()
     result = v5_extended.roll(pool.dice, hunger(caller), rng=rng, bestial_rule=bestial_rule())
-    private_to = [caller.key, "staff"] if private else None
     title = f"{title} {state.target} (roll {state.rolls + 1}):"
-    lines = [format_roll(caller.key, pool, result, False, comment, private_to=private_to, title=title)]
+    lines = [format_roll(caller.key, pool, result, False, comment, private_to=private_to(caller, private, shared),
+                         title=title)]
     initial = None
     if willpower:
         initial, result, line = willpower_at_once(caller, result, rng, False, accumulating=True)
@@ -241,11 +249,11 @@ def extended_roll(cmd):
         "details": {"target": state.target, "total": state.total, "roll": state.rolls,
                     "complete": state.complete},
     }
-    receivers = announce(caller, fitted("\n".join(lines)), private=private, record=record)
+    receivers = announce(caller, fitted("\n".join(lines)), private=private, shared_with=shared, record=record)
     summary = f"extended roll {state.rolls} of " + format_pool(pool, result.pool, result.hunger_level, 1, False)
     remember_roll(caller, ExtendedLastRoll(
         caller, data["run"], state.rolls, result=result, summary=summary, difficulty_given=False, private=private,
         record=record, entry=getattr(receivers, "entry", None),
-        receivers=receivers if receivers is not None else audience(caller, private)))
+        receivers=receivers if receivers is not None else audience(caller, private, shared)))
 
 
