@@ -43,16 +43,13 @@ Multiple actions (V20):
   +roll/multi <pool>[ vs <diff>], <pool>[ vs <diff>][, ...] [= <split>]
 The smallest pool is split among the actions (evenly, earlier first, or
 as given after '=': '= 2 1'); *<pool> is a Celerity action, rolled whole.
-  +roll/multi dex+firearms vs 6, wits+dominate vs 7 = 2 1
+  +roll/multi/private dex+firearms vs 6, wits+dominate vs 7 = 2 1 = Bob
 /spec, /ignorepain, /private work with /multi; /willpower, /auto, /retry not.
-  +roll/multi/private dex+brawl, dex = 2 1 = Bob   (split, then names)
 Extended actions (V20):
   +roll/extended <pool> [vs <diff>] for <total> [# <comment>]
-  +roll/extended [# <comment>]   roll the same pool again
-  +roll/status   or   +roll/stop
-Net successes add up toward the total; a botch resets it to 0. Started
-/private, every roll is private; =<name>, ... shows a roll to those named
-(name them on each roll: +roll/extended =Bob).
+  +roll/extended [# <comment>]  (the same pool again);  +roll/status, /stop
+Net successes add up toward the total; a botch resets it to 0. /private
+keeps them all private; name the audience on each roll: +roll/extended =Bob
 See also: help +damage, help +heal, help +contest."""
 
     def __init__(self, key="v20"):
