@@ -72,6 +72,25 @@ class TestTeamwork(TableTest):
         out = self.do(CmdTeamwork, "/roll", [6, 6, 6, 6, 6])
         self.assertIn("  (Char2 is no longer here and does not help.)\n  => Total 5 successes", out)
 
+    def test_it_is_rolled_in_the_room_it_was_opened_in(self):
+        self.open()
+        self.do(CmdTeamwork, "/join Char=com+res", [], caller=self.char2)
+        room = self.room1.key
+        self.char1.location = self.room2
+        out = self.refused(CmdTeamwork, "/roll", f"You opened this teamwork roll in {room}: roll it there, or")
+        self.assertEqual(out.split("\nUsage: ")[0],
+                         f"You opened this teamwork roll in {room}: roll it there, or +teamwork/cancel it.")
+        stranger = self.make_character("Stranger", location=self.room2)
+        stranger.set_trait("wits", 2)
+        out = self.refused(CmdTeamwork, "/join Char=wits", f"Char's teamwork roll was opened in {room}: help it there.",
+                           caller=stranger)
+        self.assertEqual(out.split("\nUsage: ")[0], f"Char's teamwork roll was opened in {room}: help it there.")
+        self.assertEqual([helper for helper, _ in load_team(self.char1).helpers], [self.char2])
+        self.char1.location = self.room1
+        out = self.do(CmdTeamwork, "/roll", [6, 6, 6, 6, 6, 6, 6, 6, 6, 6])
+        self.assertIn("  Char2 helps: Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1\n", out)
+        self.assertIsNone(load_team(self.char1))
+
     def test_status_for_leader_and_helper(self):
         self.open()
         self.do(CmdTeamwork, "", [], "[Teamwork] Char leads: Dexterity 3 + Athletics 2 = 5 (5 dice), vs 4\n"

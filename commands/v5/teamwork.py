@@ -17,6 +17,14 @@ leader rolls or cancels it; a reconnecting leader or helper is told it is still 
 Leader and helpers may each reroll their own dice once with +willpower; the total is then
 worked out again and shown.
 
+**Ruling** (where it is rolled): the roll belongs to the room it was opened in, the scene whose
+players saw it opened and joined it. Helpers join it there, and the leader rolls it there: from
+another room `/roll` is refused, saying where it was opened (go back, or `/cancel` it), and
+nothing is rolled. Rolling it where the leader happens to stand would show it to people who
+never saw it opened and count helpers in the wrong scene as absent; cancelling it the moment
+the leader steps out would lose a roll to a stray exit. A roll stored before rooms were kept
+(or whose room is gone) is rolled where the leader is.
+
 **Core reading** (`V5_TEAMWORK = "core"`, read from the V5 System's `teamwork_rule`): helpers
 do not roll. The leader's pool must hold exactly one Skill (`v5_contest.pool_skill`); a
 helper joins with `+teamwork/join <leader>` and is refused with no dot in that Skill
@@ -68,6 +76,7 @@ class Team:
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     rule: str = SEED  # the teamwork reading it was opened under
     skill: str = ""  # the core reading: the leader's Skill (helpers need a dot in it)
+    room: object = None  # where it was opened: it is joined and rolled there
 
     @property
     def difficulty_given(self):
@@ -77,7 +86,8 @@ class Team:
         return {"id": self.id, "leader": self.leader, "pool": store.to_plain(self.pool),
                 "difficulty": self.difficulty, "comment": self.comment, "command": self.command,
                 "helpers": [[helper, store.to_plain(pool)] for helper, pool in self.helpers],
-                "created": float(self.created), "rule": self.rule, "skill": self.skill}
+                "created": float(self.created), "rule": self.rule, "skill": self.skill,
+                "room": self.room}
 
     @classmethod
     def from_data(cls, data):
@@ -87,7 +97,7 @@ class Team:
                        helpers=[(helper, store.from_plain(pool)) for helper, pool in data.get("helpers", ())
                                 if helper is not None],  # a deleted helper helps no more
                        created=float(data.get("created", 0)), id=data["id"],
-                       rule=data.get("rule", SEED), skill=data.get("skill", ""))
+                       rule=data.get("rule", SEED), skill=data.get("skill", ""), room=data.get("room"))
         except Exception:  # noqa: BLE001 - damaged data is no open roll
             return None
         return team if team.leader is not None else None
@@ -97,6 +107,10 @@ class Team:
 
     def helps(self, character):
         return any(helper == character for helper, _ in self.helpers)
+
+    def elsewhere(self, character):
+        """Whether `character` is out of the room the roll was opened in (None: no room kept)."""
+        return self.room is not None and character.location != self.room
 
 
 def teamwork_rule():
@@ -250,9 +264,10 @@ class CmdTeamwork(DiceCommand):
       cancel - (leader) drop the teamwork roll
       leave  - (helper) stop helping
 
-    The leader opens the roll with their pool; helpers in the same room
-    join. How helpers help is this game's teamwork reading, shown below.
-    Alone, +teamwork shows the roll you lead or help.
+    The leader opens the roll with their pool; helpers in that room join,
+    and it is rolled there (go back to roll it, or cancel it). How helpers
+    help is this game's teamwork reading, shown below. Alone, +teamwork
+    shows the roll you lead or help.
 
     One teamwork roll at a time: you help one roll at a time (leave it
     first to help another), and you do not help while you lead one, nor
@@ -335,7 +350,7 @@ class CmdTeamwork(DiceCommand):
         rule = teamwork_rule()
         skill = v5_contest.pool_skill(pool, v5_sheet.ALL_SKILLS) if rule == CORE else ""
         team = Team(caller, pool, difficulty, comment=comment, command=self.raw_string.strip(),
-                    rule=rule, skill=skill)
+                    rule=rule, skill=skill, room=caller.location)
         team.save()
         line = f"{PREFIX} {escape(caller.key)} leads a teamwork roll: {describe_pool(pool)}"
         if difficulty is not None:
@@ -360,6 +375,9 @@ class CmdTeamwork(DiceCommand):
         team = load_team(leader)
         if team is None:
             raise DiceError(f"{escape(leader.key)} has no teamwork roll open.")
+        if team.elsewhere(caller):
+            raise DiceError(f"{escape(leader.key)}'s teamwork roll was opened in {escape(team.room.key)}: "
+                            "help it there.")
         if load_team(caller) is not None:
             raise DiceError("You lead a teamwork roll: one at a time; +teamwork/roll or +teamwork/cancel "
                             "yours before you help another.")
@@ -463,6 +481,9 @@ class CmdTeamwork(DiceCommand):
         if self.args.strip():
             raise DiceError("/roll takes nothing after it (your pool was given when you opened the roll).")
         team = self._my_team()
+        if team.elsewhere(caller):
+            raise DiceError(f"You opened this teamwork roll in {escape(team.room.key)}: roll it there, "
+                            "or +teamwork/cancel it.")
         present = [(helper, pool) for helper, pool in team.helpers if helper.location == caller.location]
         absent = [helper.key for helper, _ in team.helpers if helper.location != caller.location]
         difficulty = team.difficulty if team.difficulty_given else 1
