@@ -177,6 +177,23 @@ class TestReroll(SeyruunTest):
         self.assertEqual(self.willpower_spent(self.char2), 0)
         self.refused(CmdReroll, "/approve Char2", "Char2 has not asked for a reroll.")
 
+    def test_a_new_roll_withdraws_the_request_and_says_so(self):
+        self.do(CmdRoll, "dex vs 2", [2], caller=self.char2)
+        code = load_state(self.char2, LAST_ROLL)["code"]
+        self.do(CmdRoll, "/reroll", [], {self.char1: f"[Roll] Char2 asks to reroll roll {code} with Willpower"},
+                caller=self.char2)
+        self.char1.location = self.room2  # the staff told of it have gone elsewhere
+        out = self.do(CmdRoll, "dex vs 2", [4], {self.char2: None, self.char1: None}, caller=self.char2)
+        new = load_state(self.char2, LAST_ROLL)["code"]
+        self.assertEqual(out[self.char2].split("\n")[1:], [
+            f"  Dice: 4  =>  0 successes: failure (untrained: -1 die) [code {new}]",
+            f"[Roll] Your request to reroll roll {code} with Willpower is withdrawn: you",
+            "  rolled again. Ask again with +roll/reroll if this roll fails."])
+        self.assertEqual(out[self.char1], f"[Roll] Char2's request to reroll roll {code} with Willpower is withdrawn: "
+                                          "they\n  rolled again.")
+        self.assertIsNone(load_state(self.char2, REROLL_REQUEST))
+        self.do(CmdReroll, "", [], "No Willpower rerolls are waiting.")
+
     def test_won_roll_not_rerollable(self):
         self.do(CmdRoll, "dex vs 1", [6, 2])
         self.refused(CmdRoll, "/reroll", "Your last roll succeeded; only a failed roll can be rerolled.")

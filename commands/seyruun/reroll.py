@@ -39,13 +39,24 @@ def request_reroll(cmd):
         raise DiceError("You have no Willpower left to spend on a reroll.")
     if load_state(caller, REROLL_REQUEST):
         raise DiceError("You already asked to reroll that roll; staff will answer.")
-    save_state(caller, REROLL_REQUEST, {"code": kept["code"], "reason": reason})
+    staff = [obj for obj in staff_in_room(caller) if obj != caller]
+    save_state(caller, REROLL_REQUEST, {"code": kept["code"], "reason": reason, "told": staff})
     because = f" ({escape(reason)})" if reason else ""
     cmd.msg(f"You ask the Storyteller to reroll your roll {escape(kept['code'] or '')} with Willpower{because}. "
             "Nothing is spent until staff grant it.")
-    staff = [obj for obj in staff_in_room(caller) if obj != caller]
     tell(staff, f"[Roll] {escape(caller.key)} asks to reroll roll {escape(kept['code'] or '')} with "
                 f"Willpower{because}: +reroll/approve {escape(caller.key)} or +reroll/deny {escape(caller.key)}.")
+
+
+def tell_withdrawn(character, request):
+    """A new roll withdrew `request`: the player is told, and the staff told of it or here now."""
+    code = escape(request.get("code") or "")
+    tell_one(character, f"[Roll] Your request to reroll roll {code} with Willpower is withdrawn: you rolled "
+                        "again. Ask again with +roll/reroll if this roll fails.")
+    staff = [obj for obj in list(request.get("told") or ()) + staff_in_room(character)
+             if obj is not None and obj != character]
+    tell(staff, f"[Roll] {escape(character.key)}'s request to reroll roll {code} with Willpower is withdrawn: "
+                "they rolled again.")
 
 
 def _requests():
@@ -142,6 +153,8 @@ class CmdReroll(DiceCommand):
 
     Without a switch, lists the rerolls waiting. Players ask with
     +roll/reroll (see +help +roll); nothing is spent until staff grant it.
+    A new roll by the player withdraws their request (they and you are
+    told).
     (The shared +approve approves character sheets.)
 
     Examples:

@@ -19,7 +19,10 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
   by /status until a new one starts; /stop drops it. Started /private, all its rolls are private.
 - Reroll: only the caller's own last +roll or +check (not an extended, contest, team or
   resisted roll), once, when it failed (or botched); asking needs 1 Willpower left but spends
-  nothing; one request at a time, and a new roll withdraws it. Staff grant with
+  nothing; one request at a time, and a new roll withdraws it (the request is for the roll the
+  player chose to stand on; once they roll again, that roll is no longer the one in play). The
+  withdrawal is said, right after the new roll, to the player and to the staff who were told of
+  the request or are in the room, so nobody waits on, or grants, a request that is gone. Staff grant with
   `+reroll/approve <name>` (the shared `+approve` is the sheet's approval, so the staff side
   has its own command); only then is the Willpower spent and every die rerolled
   (`rules.seyruun.reroll`), shown to the roll's audience (a public roll: the roller's room; a
@@ -53,9 +56,9 @@ Extended rolls (Seyruun):
 Each roll's successes add up toward the target total (a botch adds
 nothing). The extended roll is kept on your character, over a restart.
 
-A failed roll can be rerolled with Willpower, with the Storyteller's
-approval: +roll/reroll asks for your last roll; staff grant it with
-+reroll/approve <name>. Nothing is spent until it is granted.
+A failed roll can be rerolled with Willpower if staff approve it:
++roll/reroll asks for your last roll, +reroll/approve <name> grants it
+(nothing is spent before); a new roll withdraws the request (all told).
 
 Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
 
@@ -108,11 +111,16 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
 
 
 def remember_roll(character, result, code, private=False, shared=(), comment=""):
-    """Keep the caller's last roll for a Willpower reroll (a new roll withdraws a request)."""
+    """Keep the caller's last roll for a Willpower reroll (a new roll withdraws a request, saying so)."""
+    withdrawn = load_state(character, REROLL_REQUEST)
     clear_state(character, REROLL_REQUEST)
     save_state(character, LAST_ROLL, {
         "roll": result, "code": code, "private": bool(private), "shared": list(shared), "comment": comment,
     })
+    if withdrawn:
+        from .reroll import tell_withdrawn
+
+        tell_withdrawn(character, withdrawn)
 
 
 def last_roll(character):
