@@ -57,3 +57,26 @@ def test_v20_wounds_over_telnet(new_player, superuser_client):
     out = anna.read_until("Usage:", timeout=15)
     assert "Automatic success needs a pool of at least the difficulty" in out
     assert "Traceback" not in out + seen
+
+
+def test_v20_private_multi_reaches_the_named_only(new_player):
+    # /private with /multi, a split and names: the named player receives the roll, raw, over
+    # telnet; a player in the same room who was not named receives nothing of it.
+    anna = new_player(name=f"Anna{secrets.token_hex(2)}")
+    bob = new_player()
+    cid = new_player()
+    anna.command("+stat dex=3", "Your Dexterity is now 3 (was 1).")
+    bob.read_available()
+    cid.read_available()
+    anna.send(f"+roll/multi/private dex, dex = 2 1 = {bob.name}")
+    header = f"[Private roll] {anna.name} rolls action 1 of 2: Dexterity 3 = 2 dice, difficulty 6"
+    mine = anna.read_until("[code ", timeout=15)
+    seen = bob.read_until("[code ", timeout=15)
+    for out in (mine, seen):
+        flat = re.sub(r"\n\s+", " ", out)
+        assert header in flat, flat
+        assert f"[Private roll] {anna.name} rolls action 2 of 2: Dexterity 3 = 1 die, difficulty 6" in flat
+        assert "split: 2 of 3 dice" in flat and "split: 1 of 3 dice" in flat
+        assert f"(private: shown to {anna.name}, {bob.name}," in flat
+    assert anna.name not in cid.read_available(1.0)
+    assert "Traceback" not in mine + seen
