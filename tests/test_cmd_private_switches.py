@@ -13,7 +13,7 @@ from rules.randomness import FixedFaces, seeded
 
 
 class PrivateTest(EvenniaCommandTest):
-    """char1 (staff) rolls; Bob is named; char2, in the same room, is not."""
+    """char1, a player, rolls; Bob is named; char2, in the same room, is not (and gets nothing)."""
 
     def setUp(self):
         super().setUp()

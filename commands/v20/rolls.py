@@ -22,7 +22,9 @@ the whole turn. An extended roll is rolled with the wounds of the moment it is r
 
 /private goes with both, names and all, as with any +roll/private. After `=`, /multi reads a
 list that starts with a number as the split and anything else as names, so both can be given,
-in either order (`= 2 1 = Bob`): a name never starts with a digit, a split always does. An
+in either order (`= 2 1 = Bob`): a split always starts with a digit, and the few names that do
+(if the game allows them) are read as a split, so such a character is named on a roll of
+its own. An
 extended action started /private stays private on every roll; the names are those typed with
 each roll (`+roll/extended =Bob`), as a +roll/private names its audience each time: someone
 shown the first roll may have left, and nobody is shown a roll they were not named for.
