@@ -166,7 +166,8 @@ def bad_stored_names():
     from evennia.objects.models import ObjectDB
 
     found = []
-    for account in AccountDB.objects.all().only("id", "username"):
+    # Whole rows: Evennia caches every loaded account, and a deferred password would break logins.
+    for account in AccountDB.objects.all():
         problem = name_problem(account.username, "account")
         if problem:
             found.append(("account", account.id, account.username, problem))
