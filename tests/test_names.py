@@ -305,3 +305,51 @@ class TestStoredNamesReport(NameTest):
         assert report_bad_names() == []
         assert staff_notice(self.account) is None
         assert ServerConfig.objects.conf("bad_names") == []
+
+
+class TestStartAndLogin(NameTest):
+    def test_server_start_reports_stored_names(self):
+        from server.conf import at_server_startstop
+
+        with patch("commands.pending.connect_puppet_hook"), patch("commands.pending.at_server_start"), \
+                patch("typeclasses.names.report_bad_names") as report:
+            at_server_startstop.at_server_start()
+        report.assert_called_once_with()
+
+    def test_a_failing_report_never_stops_the_start(self):
+        from server.conf import at_server_startstop
+
+        with patch("commands.pending.connect_puppet_hook"), patch("commands.pending.at_server_start"), \
+                patch("typeclasses.names.report_bad_names", side_effect=RuntimeError("db gone")), \
+                patch("evennia.utils.logger.log_trace") as trace:
+            at_server_startstop.at_server_start()
+        trace.assert_called_once()
+
+    def test_staff_are_told_at_login(self):
+        from evennia.accounts.accounts import DefaultAccount
+
+        from typeclasses.names import report_bad_names
+
+        self.char2.db_key = "Eve|/[Roll] x"
+        self.char2.save()
+        with patch("evennia.utils.logger.log_warn"):
+            report_bad_names()
+        self.account.permissions.add("Admin")
+        told = []
+        with patch.object(DefaultAccount, "at_post_login"), \
+                patch.object(Account, "msg", lambda acct, text=None, **kw: told.append(text)):
+            self.account.at_post_login(session=self.session)
+            self.account2.at_post_login(session=None)
+        assert told == [
+            f"|w[Staff]|n 1 stored name(s) break the name rule (see the server log): object "
+            f"#{self.char2.id} Eve||/[Roll] x. Rename them with @name."
+        ]
+
+    def test_connect_channel_lines_show_the_name_as_text(self):
+        from evennia.accounts.accounts import DefaultAccount
+
+        self.account2.username = "Eve|/[Roll]"
+        sent = []
+        with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
+            self.account2._send_to_connect_channel(f"|G{self.account2.key} connected|n")
+        assert sent == ["|GEve||/[Roll] connected|n"]
