@@ -40,7 +40,8 @@ class CmdName(_StockName):
             return None
         objname = self.lhs_objs[0]["name"]
         if objname.startswith("*"):
-            return name_problem(self.rhs.strip(), "account")
+            newname = self.rhs.strip()
+            return name_problem(newname, "account") or self.account_taken(objname[1:], newname)
         target = self.caller.search(objname, quiet=True)
         if len(target) != 1:
             return None
@@ -55,6 +56,16 @@ class CmdName(_StockName):
                     return problem
         if kind == "character" and newname:
             return self.taken(target, newname)
+        return None
+
+    @staticmethod
+    def account_taken(oldname, newname):
+        """The stock command renames an account without Evennia's check that the name is free."""
+        from evennia.accounts.models import AccountDB
+
+        others = AccountDB.objects.filter(username__iexact=newname).exclude(username__iexact=oldname.strip())
+        if others.exists():
+            return f"The account name '{newname}' is already taken."
         return None
 
     @staticmethod

@@ -231,6 +231,10 @@ class TestRename(NameTest):
 
         self.call(CmdName(), "*TestAccount2 = Eve|rx", "A name cannot hold '|' (U+007C): the game would read it as markup.")
         assert self.account2.username == "TestAccount2"
+        self.call(CmdName(), "*TestAccount2 = testaccount", "The account name 'testaccount' is already taken.")
+        self.call(CmdName(), "*TestAccount2 = Evelyn", "Account's name changed to 'Evelyn'.")
+        self.account2.refresh_from_db()
+        assert self.account2.username == "Evelyn"
 
     def test_rooms_keep_punctuation_but_not_markup(self):
         from commands.building import CmdName

@@ -160,21 +160,39 @@ def log_name(obj):
 # ---------------------------------------------------------------- names already stored
 
 
+def _kind_of_path(typeclass_path, _known={}):
+    """`kind_of` for a stored typeclass path, without loading the object (each path once)."""
+    if typeclass_path not in _known:
+        from evennia.objects.objects import DefaultCharacter
+        from evennia.utils.utils import class_from_module
+
+        try:
+            cls = class_from_module(typeclass_path)
+        except Exception:  # noqa: BLE001 - a typeclass that no longer imports: the text rule
+            cls = None
+        _known[typeclass_path] = "character" if cls and issubclass(cls, DefaultCharacter) else "object"
+    return _known[typeclass_path]
+
+
 def bad_stored_names():
-    """(what, id, key, problem) for every stored account and object whose name breaks the rule."""
+    """
+    (what, id, key, problem) for every stored account and object whose name breaks the rule.
+    Read as plain rows, not as objects: loading a whole game into Evennia's cache at every start
+    would be slow, and a partly loaded account (a deferred password) would stay cached.
+    """
     from evennia.accounts.models import AccountDB
     from evennia.objects.models import ObjectDB
 
     found = []
-    # Whole rows: Evennia caches every loaded account, and a deferred password would break logins.
-    for account in AccountDB.objects.all():
-        problem = name_problem(account.username, "account")
+    for dbid, username in AccountDB.objects.values_list("id", "username").order_by("id"):
+        problem = name_problem(username, "account")
         if problem:
-            found.append(("account", account.id, account.username, problem))
-    for obj in ObjectDB.objects.all():
-        problem = name_problem(obj.db_key, kind_of(obj))
+            found.append(("account", dbid, username, problem))
+    rows = ObjectDB.objects.values_list("id", "db_key", "db_typeclass_path").order_by("id")
+    for dbid, key, path in rows.iterator():
+        problem = name_problem(key, _kind_of_path(path))
         if problem:
-            found.append(("object", obj.id, obj.db_key, problem))
+            found.append(("object", dbid, key, problem))
     return found
 
 
