@@ -357,3 +357,25 @@ class TestStartAndLogin(NameTest):
         with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
             self.account2._send_to_connect_channel(f"|G{self.account2.key} connected|n")
         assert sent == ["|GEve||/[Roll] connected|n"]
+
+
+class TestTelnetCreate(NameTest):
+    def test_create_at_the_login_screen_refuses_a_hostile_name(self):
+        from unittest.mock import Mock
+
+        from commands.unloggedin import CmdUnconnectedCreate
+
+        for name, said in (
+            ("Bob(#4)]", "A name cannot hold '(' (U+0028): use letters, digits, single spaces and ' - . _ only."),
+            ("Bob|r", "A name cannot hold '||' (U+007C): the game would read it as markup."),
+        ):
+            session = Mock(address="127.0.0.1")
+            cmd = CmdUnconnectedCreate()
+            cmd.caller, cmd.args, cmd.cmdname = session, f'"{name}" Sekrit99pw!x', "create"
+            steps = cmd.func()
+            next(steps)
+            with pytest.raises(StopIteration):
+                steps.send("y")
+            told = [call.args[0] for call in session.msg.call_args_list]
+            assert told == [f"|R{said}|n"], told  # the stock command colours its errors red
+        assert not Account.objects.filter(username__startswith="Bob").exists()
