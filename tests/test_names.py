@@ -58,9 +58,11 @@ HOSTILE = [
     "Bob!",
     "Bob,Alice",
     "Bob<script>",
+    "Z\u0335\u0336\u0337algo",  # accents piled on one letter
+    "Bob\u20dd",  # an enclosing mark
 ]
 
-GOOD = ["Bob", "Anna-Lena", "O'Brien", "J.R. Smith", "Mary Jane", "Zoë", "Ñandú", "Kagome_2", "A" * 30, "Q"]
+GOOD = ["Bob", "Zoe\u0308", "Nguye\u0302\u0303n", "Anna-Lena", "O'Brien", "J.R. Smith", "Mary Jane", "Zoë", "Ñandú", "Kagome_2", "A" * 30, "Q"]
 
 
 @pytest.mark.parametrize("name", HOSTILE)

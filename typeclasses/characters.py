@@ -10,6 +10,8 @@ and hands out the `Roller` the rules roll for (`roller()`). It speaks no system'
 system derives (V5's Hunger, Willpower left) is in `roller().state`, read by the system's wing.
 """
 
+import unicodedata
+
 from evennia.objects.objects import DefaultCharacter
 from evennia.utils.utils import make_iter
 
@@ -55,7 +57,7 @@ class Character(ObjectParent, DefaultCharacter):
         left as it is, so that `validate_name` says what is wrong with what was typed (and
         Evennia's `latinify` raises on a C1 control character, a website's HTTP 500).
         """
-        name = str(name)
+        name = unicodedata.normalize("NFC", str(name))  # a letter and its accents as one
         if name_problem(name, "character"):
             return name
         return super().normalize_name(name)

@@ -44,6 +44,7 @@ from rules.display import escape
 NAME_MAX = 30
 OBJECT_NAME_MAX = 80
 ACCOUNT_NAME_MIN = 3
+MAX_MARKS = 2
 #: The characters that may join the words of a character or account name.
 JOINERS = "'-._"
 #: Kinds of name the rule knows: the strict rule for those who speak, the text rule for things.
@@ -87,16 +88,19 @@ def _text_problem(name, limit):
 
 def _speaker_problem(name, kind):
     """What the strict rule for characters and accounts refuses beyond the text rule, or None."""
-    if unicodedata.normalize("NFKC", name) != name:
-        odd = next(c for c in name if unicodedata.normalize("NFKC", c) != c)
+    # Compatibility forms are refused; a letter and its accents typed apart (NFD) are not.
+    if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFC", name):
+        odd = next(c for c in name if unicodedata.normalize("NFKC", c) != unicodedata.normalize("NFC", c))
         return f"A name cannot hold {_describe(odd)}: use the plain form of each letter."
     if not name[0].isalpha():
         return "A name must start with a letter."
+    marks = 0  # accents in a row: a letter takes at most MAX_MARKS, so none can pile up
     for char in name:
-        if char == " " or char in JOINERS:
-            continue
         category = unicodedata.category(char)
-        if category[0] == "L" or category == "Nd" or (category[0] == "M" and category != "Me"):
+        marks = marks + 1 if category in ("Mn", "Mc") else 0
+        if marks > MAX_MARKS:
+            return f"A name cannot pile more than {MAX_MARKS} accents on one letter."
+        if char == " " or char in JOINERS or category[0] == "L" or category in ("Nd", "Mn", "Mc"):
             continue
         return (
             f"A name cannot hold {_describe(char)}: use letters, digits, single spaces "
