@@ -308,6 +308,7 @@ class TestStoredNamesReport(NameTest):
         assert staff_notice(self.account2) is None  # a player is not told
         self.char2.db_key = "Fixed"
         self.char2.save()
+        assert staff_notice(self.account) is None  # renamed since the start: no longer listed
         assert report_bad_names() == []
         assert staff_notice(self.account) is None
         assert ServerConfig.objects.conf("bad_names") == []

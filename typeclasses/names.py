@@ -220,13 +220,27 @@ def report_bad_names():
     return found
 
 
+def _still_bad(found):
+    """The names of the start's report that still break the rule (staff may have renamed some
+    since, with @name)."""
+    from evennia.accounts.models import AccountDB
+    from evennia.objects.models import ObjectDB
+
+    ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object")}
+    now = dict(
+        [(("account", i), k) for i, k in AccountDB.objects.filter(id__in=ids["account"]).values_list("id", "username")]
+        + [(("object", i), k) for i, k in ObjectDB.objects.filter(id__in=ids["object"]).values_list("id", "db_key")]
+    )
+    return [(what, dbid, key) for what, dbid, key in found if now.get((what, dbid)) == key]
+
+
 def staff_notice(account):
     """The line staff see at login while stored names break the rule, or None."""
     if not account or not account.check_permstring("Admin"):
         return None
     from evennia.server.models import ServerConfig
 
-    found = ServerConfig.objects.conf(STAFF_NOTICE_ATTRIBUTE, default=None) or []
+    found = _still_bad(ServerConfig.objects.conf(STAFF_NOTICE_ATTRIBUTE, default=None) or [])
     if not found:
         return None
     listed = ", ".join(f"{what} #{dbid} {escape(key)}" for what, dbid, key in found[:10])
