@@ -28,8 +28,10 @@ parentheses, `#`). A MUSH name rarely needs more, and what is refused is told in
 
 **Ruling (other objects):** rooms, exits and things are named by builders, whose names are
 longer and use punctuation ("Elysium (Upper Gallery)"). They keep everything printable up to
-80 characters; only markup, control, escape, bidi and zero-width characters are refused (their
-lock strings are not built from their names, and they never speak).
+80 characters; only markup (`|`, `{`, `}`), control, escape, bidi and zero-width characters
+are refused (their lock strings are not built from their names, and they never speak). A `$`
+is left to them: names are put into Evennia's lines after its `$func()` parser has run, so a
+`$pad(` in a name is never called (and `shown_name` makes it text in any case).
 
 **Ruling (names already stored):** a bad stored name is reported, not changed: the log gets one
 line per name (written with `repr`, so it cannot split or colour the log) and staff get the
