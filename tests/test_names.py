@@ -172,6 +172,8 @@ class TestStockLinesShowNamesAsText(NameTest):
         self.char2.db_key = "Bob\r\nINFO: fake"
         assert "\r" not in str(self.char2) and "\n" not in str(self.char2)
         assert "\n" not in repr(self.char2)
+        self.account2.username = "Eve\rINFO: fake"
+        assert "\r" not in str(self.account2)
 
     def test_nospoof_tag_shows_the_name_as_text(self):
         from typeclasses.nospoof import author_tag
