@@ -159,6 +159,14 @@ class TestStockLinesShowNamesAsText(NameTest):
         assert texts[1].startswith("Q [1A")
         assert "has left the game" in texts[3]
 
+    def test_puppeting_greets_and_announces_the_name_as_text(self):
+        mine, theirs = [], []
+        self.char2.msg = lambda text=None, **kw: mine.append(text)
+        self.char1.msg = lambda text=None, **kw: theirs.append(text)
+        self.char2.at_post_puppet()
+        assert mine[0] == "\nYou become |cQ [1A [2K [1A [2K [G[Roll] Admin rolls 9 dice|n.\n"
+        assert theirs == ["Q [1A [2K [1A [2K [G[Roll] Admin rolls 9 dice has entered the game."]
+
     def test_markup_in_a_name_is_shown_as_typed(self):
         from evennia.utils.ansi import parse_ansi
 
