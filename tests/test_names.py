@@ -256,13 +256,15 @@ class TestRename(NameTest):
         assert self.room1.key == "Elysium (Upper) Court"
 
     def test_name_in_the_character_cmdset_is_ours(self):
-        from commands.building import CmdName
+        from commands import building
         from commands.default_cmdsets import CharacterCmdSet
 
         cmdset = CharacterCmdSet()
         cmdset.at_cmdset_creation()
-        found = [cmd for cmd in cmdset.commands if cmd.key == "@name"]
-        assert len(found) == 1 and type(found[0]) is CmdName
+        for key, ours in (("@name", building.CmdName), ("@create", building.CmdCreate),
+                          ("@dig", building.CmdDig), ("@open", building.CmdOpen)):
+            found = [cmd for cmd in cmdset.commands if cmd.key == key]
+            assert len(found) == 1 and type(found[0]) is ours, key
 
 
 class TestAccountCreation(NameTest):
@@ -394,3 +396,27 @@ class TestTelnetCreate(NameTest):
             told = [call.args[0] for call in session.msg.call_args_list]
             assert told == [f"|R{said}|n"], told  # the stock command colours its errors red
         assert not Account.objects.filter(username__startswith="Bob").exists()
+
+
+class TestBuilderCreation(NameTest):
+    def test_create_dig_and_open_hold_new_names_to_the_rule(self):
+        from commands.building import CmdCreate, CmdDig, CmdOpen
+
+        markup = "A name cannot hold '|' (U+007C): the game would read it as markup."
+        self.call(CmdCreate(), "Lamp|/[Roll] x", markup)
+        self.call(CmdCreate(), "lamp;l|r", markup)  # an alias too
+        self.call(CmdCreate(), "Bob(#4)] Bob:typeclasses.characters.Character",
+                  "A name cannot hold '(' (U+0028): use letters, digits, single spaces and ' - . _ only.")
+        self.call(CmdDig(), "Hall{x}", "A name cannot hold '{' (U+007B): the game would read it as markup.")
+        self.call(CmdDig(), "Hall = in|/x, out", markup)
+        self.call(CmdOpen(), "door|/[Roll] = Room2", markup)
+        assert not Object.objects.filter(db_key__startswith="Lamp").exists()
+        assert not Room.objects.filter(db_key__startswith="Hall").exists()
+        self.call(CmdCreate(), "Lamp (brass)", "You create a new Object: Lamp (brass)")
+        self.call(CmdDig(), "Hallway (north)", "Created room Hallway (north)")
+
+    def test_the_help_names_the_rule(self):
+        from commands.building import CmdCreate
+
+        assert "help names" in CmdCreate.__doc__
+        assert CmdCreate.__doc__.startswith(__import__("evennia").commands.default.building.CmdCreate.__doc__)

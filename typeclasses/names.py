@@ -9,7 +9,7 @@ or changed, and how every name is shown.
 - characters: `Character.validate_name` (typeclasses/characters.py), which `charcreate`, the
   account's first character and the website's character creation go through;
 - renames: the builder command `@name` (commands/building.py), for accounts (`@name *bob = ...`)
-  and objects alike;
+  and objects alike; new objects: `@create`, `@dig` and `@open` (the same module);
 - names already in the database: `report_bad_names()`, run at every server start
   (server/conf/at_server_startstop.py).
 
@@ -166,15 +166,17 @@ def log_name(obj):
 # ---------------------------------------------------------------- names already stored
 
 
-def _kind_of_path(typeclass_path, _known={}):
-    """`kind_of` for a stored typeclass path, without loading the object (each path once)."""
+def kind_of_typeclass(typeclass_path, _known={}):
+    """`kind_of` for a typeclass path (stored, or given to a builder command), without an
+    object (each path looked up once)."""
     if typeclass_path not in _known:
+        from django.conf import settings
         from evennia.objects.objects import DefaultCharacter
         from evennia.utils.utils import class_from_module
 
         try:
-            cls = class_from_module(typeclass_path)
-        except Exception:  # noqa: BLE001 - a typeclass that no longer imports: the text rule
+            cls = class_from_module(typeclass_path, defaultpaths=settings.TYPECLASS_PATHS)
+        except Exception:  # noqa: BLE001 - a typeclass that does not import: the text rule
             cls = None
         _known[typeclass_path] = "character" if cls and issubclass(cls, DefaultCharacter) else "object"
     return _known[typeclass_path]
@@ -196,7 +198,7 @@ def bad_stored_names():
             found.append(("account", dbid, username, problem))
     rows = ObjectDB.objects.values_list("id", "db_key", "db_typeclass_path").order_by("id")
     for dbid, key, path in rows.iterator():
-        problem = name_problem(key, _kind_of_path(path))
+        problem = name_problem(key, kind_of_typeclass(path))
         if problem:
             found.append(("object", dbid, key, problem))
     return found

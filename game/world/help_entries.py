@@ -366,7 +366,8 @@ HELP_ENTRY_DICTS += [
             made of (; : ( ) , & !), or anything that imitates a tag such as
             [Roll] or the +nospoof tag [Name(#12)]. A name that breaks the rule
             is refused with a line saying what is wrong, on every way a name
-            is made: create, charcreate, @name and the website.
+            is made: create, charcreate, @name, @create, @dig, @open and the
+            website.
 
             Rooms, exits and things may hold any printable text up to 80
             characters, but no markup (||, {, }) and no control characters.
