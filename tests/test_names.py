@@ -374,6 +374,11 @@ class TestStartAndLogin(NameTest):
         with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
             self.account2._send_to_connect_channel(f"|G{self.account2.key} connected|n")
         assert sent == ["|GEve||/[Roll] connected|n"]
+        self.account2.username = "|"
+        sent.clear()
+        with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
+            self.account2._send_to_connect_channel("|R| disconnected (quit)|n")
+        assert sent == ["|R|| disconnected (quit)|n"]
 
 
 class TestTelnetCreate(NameTest):

@@ -173,9 +173,10 @@ class Account(DefaultAccount):
         Evennia's "<name> connected/disconnected" lines to the staff channels are built with the
         raw key: here the key is swapped for the name as text before they go out.
         """
-        raw = self.key
-        if raw and raw in message and shown_name(self) != raw:
-            message = message.replace(raw, shown_name(self))
+        raw, shown = self.key, shown_name(self)
+        for colour in ("|G", "|R"):  # Evennia's lines are "|G<key> connected|n", "|R<key> disconnected..."
+            if raw != shown and message.startswith(colour + raw):
+                message = colour + shown + message[len(colour + raw):]
         super()._send_to_connect_channel(message)
 
     def at_post_login(self, session=None, **kwargs):
