@@ -425,3 +425,22 @@ class TestBuilderCreation(NameTest):
 
         assert "help names" in CmdCreate.__doc__
         assert CmdCreate.__doc__.startswith(__import__("evennia").commands.default.building.CmdCreate.__doc__)
+
+
+def test_the_fast_path_never_lets_through_what_the_full_rule_refuses():
+    from hypothesis import given, settings as hsettings, strategies as st
+
+    from typeclasses import names
+
+    @hsettings(max_examples=400, deadline=None)
+    @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F), max_size=40),
+           st.sampled_from(["character", "account", "object"]))
+    def check(name, kind):
+        if names._plainly_fine(name, kind):
+            limit = names.NAME_MAX if kind in names.SPEAKER_KINDS else names.OBJECT_NAME_MAX
+            assert len(name) > limit or (
+                names._text_problem(name, limit) is None
+                and (kind == "object" or names._speaker_problem(name, kind) is None)
+            ), (name, kind)
+
+    check()

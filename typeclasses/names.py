@@ -39,6 +39,7 @@ list on their next login. Renaming a player's character behind their back would 
 player and the roll log's history alike; staff rename it with `@name` after talking to them.
 """
 
+import re
 import unicodedata
 
 from rules.display import escape
@@ -118,6 +119,19 @@ def _speaker_problem(name, kind):
     return None
 
 
+# Most names are plain ASCII words: these pass at once (the start's scan reads every name).
+_PLAIN_SPEAKER = re.compile(r"[A-Za-z][A-Za-z0-9'._-]*(?: [A-Za-z0-9'._-]+)*")
+_PLAIN_OBJECT = re.compile(r"[!-z~](?:[ -z~]*[!-z~])?")  # printable ASCII but | { }
+
+
+def _plainly_fine(name, kind):
+    if kind == "account":
+        return len(name) >= ACCOUNT_NAME_MIN and " " not in name and bool(_PLAIN_SPEAKER.fullmatch(name))
+    if kind in SPEAKER_KINDS:
+        return bool(_PLAIN_SPEAKER.fullmatch(name))
+    return "  " not in name and bool(_PLAIN_OBJECT.fullmatch(name))
+
+
 def name_problem(name, kind="character"):
     """
     The name rule: why `name` cannot be a name of this kind, in one line, or None when it can.
@@ -130,6 +144,8 @@ def name_problem(name, kind="character"):
     if not isinstance(name, str):
         return "A name must be text."
     limit = NAME_MAX if kind in SPEAKER_KINDS else OBJECT_NAME_MAX
+    if len(name) <= limit and _plainly_fine(name, kind):
+        return None
     problem = _text_problem(name, limit)
     if problem is None and kind in SPEAKER_KINDS:
         problem = _speaker_problem(name, kind)
