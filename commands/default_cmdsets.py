@@ -7,6 +7,7 @@ cmdset, so every puppeted character has them: the shared ones (sheet, +roll, +ch
 
 from evennia import CmdSet, default_cmds
 
+from .building import CmdCreate, CmdDig, CmdName, CmdOpen
 from .dice_base import dice_wing
 from .help import CmdHelp
 from .nospoof import CmdNospoof
@@ -49,6 +50,8 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         for command in (CmdSay, CmdPose, CmdWhisper):
             self.add(command())
         for command in (CmdOOC, CmdUnpuppet, CmdHelp):  # ooc <text>; help (commands/help.py)
+            self.add(command())
+        for command in (CmdName, CmdCreate, CmdDig, CmdOpen):  # the name rule (commands/building.py)
             self.add(command())
         self.add(DiceCmdSet)
 

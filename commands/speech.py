@@ -30,11 +30,13 @@ from evennia.utils import create
 
 # The text rules live below the commands (the typeclasses use them too); imported here under
 # their old names for the commands below and for code that imports them from this module.
+from typeclasses.names import shown_name
 from typeclasses.speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text  # noqa: F401
 
 
 def _name(obj, looker):
-    return literal(obj.get_display_name(looker)) if hasattr(obj, "get_display_name") else literal(obj)
+    """The speaker's name as text (typeclasses.names.shown_name, as every typeclass shows it)."""
+    return shown_name(obj)
 
 
 class CmdSay(_StockSay):

@@ -24,6 +24,9 @@ several more options for customizing the Guest account system.
 
 from evennia.accounts.accounts import DefaultAccount, DefaultGuest
 
+from rules.display import without_control
+
+from .names import name_problem, shown_name, staff_notice
 from .nospoof import tag_message
 
 
@@ -141,6 +144,47 @@ class Account(DefaultAccount):
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's page gets its author's tag when this player has +nospoof on."""
         super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
+
+    # ------------------------------------------------------------ the name
+
+    @classmethod
+    def validate_username(cls, username):
+        """
+        Evennia's checks (Django's ASCII letters, 3 to 30 characters, not taken), then the name
+        rule (typeclasses/names.py): the telnet `create` command and the website's registration
+        both come here. One line says what is wrong.
+        """
+        valid, errors = super().validate_username(username)
+        problem = name_problem(username, "account")
+        if problem:
+            return False, [problem]
+        return valid, errors
+
+    def get_display_name(self, looker=None, **kwargs):
+        """Evennia's cyan account name (channels, `who`), the name shown as text."""
+        return f"|c{shown_name(self)}|n"
+
+    def __str__(self):
+        # What Evennia's log lines print ("Authentication Success: ..."): one line, always.
+        return without_control(super().__str__())
+
+    def _send_to_connect_channel(self, message):
+        """
+        Evennia's "<name> connected/disconnected" lines to the staff channels are built with the
+        raw key: here the key is swapped for the name as text before they go out.
+        """
+        raw, shown = self.key, shown_name(self)
+        for colour in ("|G", "|R"):  # Evennia's lines are "|G<key> connected|n", "|R<key> disconnected..."
+            if raw != shown and message.startswith(colour + raw):
+                message = colour + shown + message[len(colour + raw):]
+        super()._send_to_connect_channel(message)
+
+    def at_post_login(self, session=None, **kwargs):
+        """After Evennia's login: staff hear about stored names that break the name rule."""
+        super().at_post_login(session=session, **kwargs)
+        notice = staff_notice(self)
+        if notice:
+            self.msg(notice, session=session)
 
 
 class Guest(DefaultGuest):

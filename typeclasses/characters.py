@@ -10,12 +10,15 @@ and hands out the `Roller` the rules roll for (`roller()`). It speaks no system'
 system derives (V5's Hunger, Willpower left) is in `roller().state`, read by the system's wing.
 """
 
+import unicodedata
+
 from evennia.objects.objects import DefaultCharacter
 from evennia.utils.utils import make_iter
 
 from rules.errors import DiceError
 from rules.pools import match_name
 
+from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .objects import ObjectParent
 
@@ -44,6 +47,42 @@ class Character(ObjectParent, DefaultCharacter):
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's speech gets its author's tag when this player has +nospoof on."""
         super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
+
+    # ------------------------------------------------------------ the name
+
+    @classmethod
+    def normalize_name(cls, name):
+        """
+        Evennia's latinising (`Zoë` -> `Zoe`), for names the rule accepts. A name it refuses is
+        left as it is, so that `validate_name` says what is wrong with what was typed (and
+        Evennia's `latinify` raises on a C1 control character, a website's HTTP 500).
+        """
+        name = unicodedata.normalize("NFC", str(name))  # a letter and its accents as one
+        if name_problem(name, "character"):
+            return name
+        return super().normalize_name(name)
+
+    @classmethod
+    def validate_name(cls, name, account=None):
+        """
+        The name rule (typeclasses/names.py), then Evennia's own check that no other character
+        has the name. Every way a character is made comes here: `charcreate`, the character
+        made with a new account, the website's character creation.
+        """
+        return name_problem(name, "character") or super().validate_name(name, account=account)
+
+    @classmethod
+    def get_default_lockstring(cls, account=None, caller=None, **kwargs):
+        """
+        Evennia's default locks, with the character given by its number: the stock lock string
+        writes `id(<character>)` with the character's *name*, so a name holding `;` or `)`
+        (made before the rule, or on a path around it) broke the lock string and left a
+        character its owner could neither puppet nor delete.
+        """
+        character = kwargs.get("character")
+        if character is not None and getattr(character, "id", None) is not None:
+            kwargs["character"] = character.id
+        return super().get_default_lockstring(account=account, caller=caller, **kwargs)
 
     # ------------------------------------------------------------ stored values
 
@@ -171,5 +210,17 @@ class Character(ObjectParent, DefaultCharacter):
         after this hook, and the game's start hooks (server/conf/at_server_startstop.py)
         connect commands.pending to it, since a typeclass never imports from `commands/`.
         """
-        super().at_post_puppet(**kwargs)
+        self._stock_post_puppet()
         self.send_vitals()
+
+    def _stock_post_puppet(self):
+        """Evennia's greeting, look and "has entered the game", with the name shown as text (the
+        stock greeting prints the raw key into `You become |c<key>|n`)."""
+        self.msg(f"\nYou become |c{shown_name(self)}|n.\n")
+        self.msg((self.at_look(self.location), {"type": "look"}), options=None)
+
+        def message(obj, from_obj):
+            obj.msg(f"{self.get_display_name(obj)} has entered the game.", from_obj=from_obj)
+
+        if self.location:
+            self.location.for_contents(message, exclude=[self], from_obj=self)

@@ -19,6 +19,8 @@ typeclasses never import from `commands/`.
 from evennia.accounts.accounts import DefaultAccount
 from evennia.utils.utils import make_iter
 
+from .names import shown_name
+
 NOSPOOF_ATTRIBUTE = "nospoof"
 NOSPOOF_CATEGORY = "preferences"
 SPEECH_TYPES = frozenset({"say", "pose", "whisper", "page", "emit"})
@@ -45,8 +47,9 @@ def set_nospoof(account, value):
 
 
 def author_tag(author):
-    """`[Name(#id)] `, the name shown literally."""
-    name = " ".join(str(getattr(author, "key", author)).replace("|", "||").split())
+    """`[Name(#id)] `, the name shown as text (typeclasses.names.shown_name). The name rule keeps
+    brackets and parentheses out of names, so no name can hold a tag of its own."""
+    name = shown_name(author)
     dbid = getattr(author, "id", None)
     return f"[{name}(#{dbid})] " if dbid is not None else f"[{name}] "
 

@@ -345,3 +345,37 @@ def _system_entries():
 
 
 HELP_ENTRY_DICTS += _system_entries()
+
+
+# The name rule (typeclasses/names.py), where players meet it: create, charcreate, @name and
+# the website's forms refuse a name that breaks it, with one line saying why.
+HELP_ENTRY_DICTS += [
+    {
+        "key": "names",
+        "aliases": ["name rule", "character names"],
+        "category": "General",
+        "text": """
+            A character's or account's name holds letters (of any script),
+            digits, single spaces and the joiners ' - . and _ only, starts with
+            a letter and has at most 30 characters (an account name: 3 to 30,
+            plain ASCII, no spaces). Letters are written in their plain forms
+            (no full-width letters or brackets).
+
+            So no name can carry colour or other markup (||, {, $), control,
+            escape or invisible characters, the characters the game's locks are
+            made of (; : ( ) , & !), or anything that imitates a tag such as
+            [Roll] or the +nospoof tag [Name(#12)]. A name that breaks the rule
+            is refused with a line saying what is wrong, on every way a name
+            is made: create, charcreate, @name, @create, @dig, @open and the
+            website.
+
+            Rooms, exits and things may hold any printable text up to 80
+            characters, but no markup (||, {, }) and no control characters.
+
+            Every name is shown as text wherever the game prints it. Names
+            stored before this rule that break it are listed in the server log
+            at every start and shown to staff when they log in; staff rename
+            them with @name.
+        """,
+    },
+]

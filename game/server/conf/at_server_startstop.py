@@ -40,11 +40,22 @@ def at_server_start():
     their timers back, and connected players are told what is still pending for them. The
     notice on puppeting (what is pending, what expired while away) is connected here too,
     before any session can puppet: the Character typeclass never imports from `commands/`.
+
+    Stored names that break the name rule (typeclasses/names.py: made before it, or around
+    it) are reported in the log, one line each, and to staff at their next login; they are
+    not renamed (see the rulings there).
     """
     from commands import pending
+    from typeclasses.names import report_bad_names
 
     pending.connect_puppet_hook()
     pending.at_server_start()
+    try:
+        report_bad_names()
+    except Exception:  # noqa: BLE001 - a report must never stop the game from starting
+        from evennia.utils import logger
+
+        logger.log_trace("the stored-name report")
 
 
 def at_server_stop():
