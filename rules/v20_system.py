@@ -15,6 +15,10 @@ is the face each die needs, 2 to 10, default 6; a typed difficulty outside 2..10
   request; the command layer spends the point: `costs(request)` says what to take off the
   sheet (`{"willpower temporary": 1}`), and `parse` refuses when the roller has too little.
 - `/ignorepain`: 1 Willpower to ignore the wound penalty for this roll (one turn).
+  **Ruling**: `/willpower` and `/ignorepain` together are refused: a character spends at most
+  one Willpower point on an action (and the book's one a turn), and the pair would spend two.
+  Ignoring the pain for the turn and buying the success are two uses of that one point: the
+  player picks one.
 - `/auto`: one marginal success without rolling, only when the pool (after the wound
   penalty) is at least the difficulty; refused otherwise and refused with `/willpower`.
 - `/retry`: +1 difficulty per earlier failed attempt at the same action. The count is the
@@ -477,6 +481,9 @@ def failures_after(earlier_failures, result):
 
 # ---------------------------------------------------------------- the system
 
+ONE_WILLPOWER = ("At most 1 Willpower can be spent on an action: use /willpower or /ignorepain, "
+                 "not both.")
+
 
 class V20System(System):
     key = v20.KEY
@@ -496,7 +503,8 @@ penalty comes off every pool; Incapacitated, you cannot roll.
   /spec: 10s count twice (automatic with your Specialty named:
   dex+brawl(grappling)).
   /willpower: spend 1 Willpower for 1 success no 1 can cancel.
-  /ignorepain: spend 1 Willpower to ignore wound penalties.
+  /ignorepain: spend 1 Willpower to ignore wound penalties (not with
+  /willpower: at most 1 Willpower is spent on an action).
   /auto: 1 marginal success without rolling, if pool >= difficulty
   (not in combat).
   /retry: +1 difficulty per failed attempt at this action so far."""
@@ -567,6 +575,8 @@ penalty comes off every pool; Incapacitated, you cannot roll.
         if modifier and difficulty != base + modifier:
             notes.append(f"difficulty stops at {difficulty}")
 
+        if {"willpower", "ignorepain"} <= options:
+            raise DiceError(ONE_WILLPOWER)
         penalty = state.get("wound_penalty", 0) or 0
         level = state.get("health_level", "Injured")
         if penalty and "ignorepain" in options:
