@@ -82,8 +82,8 @@ from . import v20, v20_health
 from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
-from .errors import DiceError, PoolError, PoolTooLarge
-from .pools import MAX_POOL, Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
+from .errors import DiceError, PoolError
+from .pools import Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -443,10 +443,8 @@ def resolve_pool(text, table):
     others = [part.trait for part in parts if part.trait]
     if rated and len(others) > 1:
         raise PoolError(f"A {title(rated[0])} roll uses the rating alone: add no other trait to it.")
-    total = sum(part.contribution for part in parts)
-    if total > MAX_POOL:
-        raise PoolTooLarge(f"That pool is {total} dice; pools are limited to {MAX_POOL}.")
-    return Pool(parts=tuple(parts), total=total)
+    # The 50-dice limit is the caller's, on the pool after the wound penalty (`rules.v20.check_pool`).
+    return Pool(parts=tuple(parts), total=sum(part.contribution for part in parts))
 
 
 def describe(pool, penalty=0, penalty_label="", dice=None):

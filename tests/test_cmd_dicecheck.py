@@ -154,6 +154,11 @@ class TestRefusals(DiceCheckTest):
         self.char1.set_trait("swords", 1)
         self.refused(CmdRoll, "Swords (Cut):EVA Char2", "You have no Swords Focus 'Cut'.")
 
+    def test_the_dice_limit_counts_the_pool_after_its_modifiers(self):
+        self.do(CmdRoll, "52d(6+)-5:3", [1] * 47,
+                {self.char2: "[Roll] Char rolls 52d(6+) - 5 = 47d(6+), vs TN 3\n"})
+        self.refused(CmdRoll, "52d(6+)-1:3", "That pool is 51 dice; pools are limited to 50.")
+
     def test_check_takes_no_sheet(self):
         self.refused(CmdCheck, "STR:3", "'STR' is on a sheet; only static checks like 12d(6+):3")
 

@@ -196,7 +196,8 @@ def test_untrained_skill_rolls_the_attribute():
     ("STR:3 Bob", "A TN of 3 needs no target: drop 'Bob'."),
     ("STR:51", "A target number is from 0 to 50 hits."),
     ("12d(11+):3", "A threshold is from 1+ to 10+."),
-    ("60d(6+):3", "A static check rolls from 1 to 50 dice."),
+    ("60d(6+):3", "That pool is 60 dice; pools are limited to 50."),
+    ("52d(6+)-1:3", "That pool is 51 dice; pools are limited to 50."),
     ("STR+60:3", "That pool is 64 dice; pools are limited to 50."),
     ("STR:EVA (Dodge) Bob", "Evasion has no Focus."),
 ])
