@@ -152,7 +152,13 @@ def _label(trait):
 
 
 class DiceCheckSheet(Sheet):
-    """Attributes 1-11, Skills with training and Focuses, defences, wounds."""
+    """
+    Attributes 1-11, Skills with training and Focuses, defences, wounds. A Focus is this
+    system's Specialty: `+stat focus <skill>=<focus>` (the shared `spec` still works).
+    """
+
+    specialty_words = ("Focus", "Focuses")
+    specialty_keywords = ("focus", "focuses", "foci", "spec", "specialty", "specialties")
 
     def defaults(self):
         return {trait: limits(trait)[0] for trait in SETTABLE}

@@ -387,6 +387,11 @@ class Sheet:
 
     #: traits a player may never set on their own sheet (V5: Hunger), even before approval
     staff_only = frozenset()
+    #: the system's own word for a name kept under a trait (a V5 Specialty, a Dice Check
+    #: Focus), singular and plural, as every line about one says it
+    specialty_words = ("Specialty", "Specialties")
+    #: what `+stat <word> <trait>=<name>` accepts as that word (the first is the one shown)
+    specialty_keywords = ("spec", "specialty", "specialties")
 
     def defaults(self):
         """Every settable trait with its starting value."""

@@ -177,6 +177,28 @@ class TestRefusals(DiceCheckTest):
         self.assertIn("+odds Athletics (Grapple):Athletics (Grapple) <target>", CmdOdds().get_help(self.char1, None))
 
 
+class TestFocus(DiceCheckTest):
+    """The shared +stat speaks of a Focus, the system's own word, and reads `focus` too."""
+
+    def test_focus_is_added_and_removed_in_its_own_word(self):
+        from commands.sheet import CmdStat
+
+        self.char1.set_trait("swords", 2)
+        self.call(CmdStat(), "focus swords=Cut", "Added the Focus Cut to your Swords.")
+        self.call(CmdStat(), "spec swords=Stab", "Added the Focus Stab to your Swords.")
+        self.assertEqual(self.char1.specialties["swords"], ("Cut", "Stab"))
+        self.call(CmdStat(), "/remove focus swords=cut", "Removed the Focus Cut from your Swords.")
+        self.call(CmdStat(), "/remove focus athletics=Grapple", "Athletics has no Focuses.")
+        self.call(CmdStat(), "/remove swords=3", "/remove is for Focuses: +stat/remove focus <skill>=<focus>.")
+        self.call(CmdStat(), "focus =Cut", "Name the Skill: +stat focus <skill>=<focus>.")
+
+    def test_stat_help_names_the_focus(self):
+        from commands.sheet import CmdStat
+
+        self.assertIn("A Specialty is called a Focus here: +stat focus <skill>=<focus>.",
+                      CmdStat().get_help(self.char1, None))
+
+
 class TestOdds(DiceCheckTest):
     def test_attribute_odds(self):
         out = self.call(CmdOdds(), "STR:3", "[Odds] Strength 4 = 4d(7+), vs TN 3\n  success    17.9%\n"
