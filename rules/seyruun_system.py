@@ -752,7 +752,7 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
             chance = sum((p for s, p in dist.items() if low <= s <= high), Fraction(0))
             span = str(low) if low == high else f"{low}+" if key == GRADES[0][0] else f"{low}-{high}"
             items.append(Chance(key, f"{LABELS[key]} ({span} {'success' if span == '1' else 'successes'})",
-                                chance, TONES[key]))
+                                chance, TONES[key], (low, high)))
         botch_key = "dramatic_botch" if pool.chance else "botch"
         items.append(Chance("failure", LABELS["failure"], figures["failure"], TONES["failure"]))
         items.append(Chance(botch_key, LABELS[botch_key], figures["botch"], TONES[botch_key]))

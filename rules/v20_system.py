@@ -479,6 +479,18 @@ def failures_after(earlier_failures, result):
 
 # ---------------------------------------------------------------- the system
 
+
+def _net_range(distribution, level):
+    """
+    The net successes a success level covers, as the display's `Chance.scores` (so its line
+    and the chart's rows agree); None for a failure (the botch shares its 0 row) or a level
+    no net reaches.
+    """
+    nets = [net for net in distribution if v20.level_for(net) == level]
+    if level == "failure" or not nets:
+        return None
+    return min(nets), max(nets)
+
 ONE_WILLPOWER = ("At most 1 Willpower can be spent on an action: use /willpower or /ignorepain, "
                  "not both.")
 
@@ -704,7 +716,7 @@ penalty comes off every pool; Incapacitated, you cannot roll.
         by_level["failure"] -= botch
         chances = (Chance("botch", "botch", botch, LEVEL_TONES["botch"]),) + tuple(
             Chance(level, "failure (not a botch)" if level == "failure" else v20.LEVEL_LABELS[level],
-                   by_level[level], LEVEL_TONES[level]) for level in v20.LEVELS)
+                   by_level[level], LEVEL_TONES[level], _net_range(distribution, level)) for level in v20.LEVELS)
         expected = sum(net * chance for net, chance in distribution.items())
         notes = list(request.get("notes", ()))
         if request.option("willpower"):

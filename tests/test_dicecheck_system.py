@@ -258,12 +258,26 @@ def test_odds_equal_the_modules_exact_odds_and_icepool(text, pool, threshold, tn
     assert odds.noun == ("hit", "hits")
 
 
-def test_esmera_odds_notes_split_success_by_degree():
+def test_esmera_odds_split_success_by_degree_and_agree_with_the_chart():
+    from rules.display import format_odds, strip_markup
+
     odds = SYSTEM.odds(SYSTEM.parse("11d(6+):4", numbers_only=True))
-    exact = dicecheck.odds(11, 6, 4)
-    expected = ", ".join(f"DoS {d} {float(p) * 100:.1f}%" for d, p in sorted(exact["dos"].items()) if d)
-    assert odds.notes == (f"by Degree of Success: {expected}",)
-    assert sum(p for d, p in exact["dos"].items() if d) == odds.chance("success")
+    title, key, parts = odds.breakdown
+    assert (title, key) == ("by Degree of Success", "success")
+    hits = icepool_hits(11, 6)
+    total = hits.denominator()
+    # Against an independent count: DoS 1 is 4-5 Hits, DoS 2 6-7, DoS 3 8-11.
+    for part, (low, high) in zip(parts, ((4, 5), (6, 7), (8, 11))):
+        assert part.probability == Fraction(sum(hits.quantity(h) for h in range(low, high + 1)), total)
+    assert sum(p.probability for p in parts) == odds.chance("success")
+    text = strip_markup(format_odds(odds))
+    rows = {m[0]: Fraction(m[1]) for m in re.findall(r"^ +([≤≥]? ?\d+) +(\d+\.\d)% #", text, re.M)}
+    line = re.search(r"by Degree of Success: DoS 1 (\S+)%, DoS 2 (\S+)%, DoS 3 (\S+)%", text)
+    high = rows["8"] + rows["9"] + rows["≥ 10"]
+    assert [Fraction(x) for x in line.groups()] == [rows["4"] + rows["5"], rows["6"] + rows["7"], high]
+    assert line.group(1) == line.group(2)  # 4-5 and 6-7 Hits are exactly as likely: equal figures
+    success = Fraction(re.search(r"success +(\d+\.\d)%", text).group(1))
+    assert success == rows["4"] + rows["5"] + rows["6"] + rows["7"] + high
 
 
 @pytest.mark.parametrize("active, a_th, other, o_th", [(7, 7, 7, 7), (4, 6, 9, 5), (0, 7, 3, 10), (12, 5, 1, 9)])
