@@ -88,7 +88,11 @@ sums to a tenth or two less than 100.0 rather than show two equal chances differ
 outcome that is exactly some of the chart's rows (`Chance.scores`, the range of scores it
 covers: Whalefall's "no die met" is the 0 row, a success every row from the count up) shows
 the sum of those rows' figures, and the other outcomes share what is left of 100.0 by the same
-largest remainder (`odds_figures`). So the outcome lines and the chart always agree.
+largest remainder (`odds_figures`). So the outcome lines and the chart always agree. Among
+rows with equal remainders the tenth goes first to the row whose outcome is shown furthest
+below its exact chance, which keeps the outcome lines as near their exact figures as the rows
+allow. A breakdown (The Dice Check's Degrees of Success) is rounded the same way and adds up
+to the chance it splits.
 
 The chart has one row per score from the lowest to the highest with at least 0.05% chance;
 when that is more than `CHART_ROWS` (12) rows, the 12 neighbouring scores holding the most
