@@ -8,7 +8,9 @@ the sheet. Some traits are staff's only (`Sheet.staff_only`: V5's Hunger moves t
 checks and feeding).
 """
 
+from rules.engine import Sheet
 from rules.errors import DiceError
+from rules.pools import match_name
 
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
@@ -94,7 +96,12 @@ class CmdStat(DiceCommand):
             system = dice_system()
         except DiceError:
             return text
-        extra = system.sheet.help() if system.sheet is not None else ""
+        sheet = system.sheet
+        extra = sheet.help() if sheet is not None else ""
+        if sheet is not None and sheet.specialty_words[0] != Sheet.specialty_words[0]:
+            word = sheet.specialty_words[0]
+            extra = (f"A Specialty is called a {word} here: +stat {sheet.specialty_keywords[0]} "
+                     f"<skill>=<{word.lower()}>.\n" + extra)
         return text.rstrip() + (f"\n\nIn this game ({system.title}):\n{extra.rstrip()}" if extra else "")
     locks = "cmd:all()"
     switch_options = ("remove",)
@@ -116,13 +123,14 @@ class CmdStat(DiceCommand):
         if not staff and target.approved:
             raise DiceError("Your sheet is approved; ask staff to change it.")
 
+        sheet = dice_system().sheet
         words = trait_text.split(None, 1)
-        if words and words[0].lower() in ("spec", "specialty", "specialties"):
+        if words and words[0].lower() in sheet.specialty_keywords:
             self._specialty(target, words[1] if len(words) > 1 else "", self.rhs)
             return
         if "remove" in self.switches:
-            raise DiceError("/remove is for Specialties: +stat/remove spec <skill>=<specialty>.")
-        sheet = dice_system().sheet
+            (word, words), keyword = sheet.specialty_words, sheet.specialty_keywords[0]
+            raise DiceError(f"/remove is for {words}: +stat/remove {keyword} <skill>=<{word.lower()}>.")
         trait = sheet.match(trait_text)
         if trait in sheet.staff_only and not staff:
             raise DiceError(f"Only staff set {trait.title()}.")
@@ -151,18 +159,25 @@ class CmdStat(DiceCommand):
             record_action(self.caller, target, kind, description, command=self.raw_string.strip())
 
     def _specialty(self, target, skill_text, name):
+        """Add or remove a Specialty, in the system's own word for it (`Sheet.specialty_words`)."""
+        sheet = dice_system().sheet
+        word, words = sheet.specialty_words
         if not skill_text.strip():
-            raise DiceError("Name the Skill: +stat spec <skill>=<specialty>.")
-        skill = dice_system().sheet.match(skill_text)
+            raise DiceError(f"Name the Skill: +stat {sheet.specialty_keywords[0]} <skill>=<{word.lower()}>.")
+        skill = sheet.match(skill_text)
         whose = "your" if target == self.caller else f"{escape(target.key)}'s"
         if "remove" in self.switches:
-            removed = target.remove_specialty(skill, name)
-            self._audit(target, "stat", f"Specialty {removed} removed from {skill.title()}")
-            self.msg(f"Removed the Specialty {escape(removed)} from {whose} {skill.title()}.")
+            # Matched here, so that a refusal names the system's word too.
+            owned = target.specialties.get(skill, ())
+            if not owned:
+                raise DiceError(f"{skill.title()} has no {words}.")
+            removed = target.remove_specialty(skill, match_name(name, owned, what=f"{skill.title()} {word}"))
+            self._audit(target, "stat", f"{word} {removed} removed from {skill.title()}")
+            self.msg(f"Removed the {word} {escape(removed)} from {whose} {skill.title()}.")
         else:
             added = target.add_specialty(skill, name)
-            self._audit(target, "stat", f"Specialty {added} added to {skill.title()}")
-            self.msg(f"Added the Specialty {escape(added)} to {whose} {skill.title()}.")
+            self._audit(target, "stat", f"{word} {added} added to {skill.title()}")
+            self.msg(f"Added the {word} {escape(added)} to {whose} {skill.title()}.")
 
 
 class CmdApprove(DiceCommand):

@@ -245,7 +245,7 @@ def odds(request):
     """
     from typeclasses.system import dice_system
     from rules.charts import odds_svg
-    from rules.display import shares, strip_markup
+    from rules.display import breakdown_line, odds_figures, strip_markup
     from rules.engine import read_odds_inputs
     from rules.errors import DiceError
 
@@ -253,16 +253,18 @@ def odds(request):
     inputs = system.odds_inputs
     typed = {item.name: without_control(request.GET[item.name])[:MAX_TYPED]
              for item in inputs if item.name in request.GET}
-    view, error, rows, svg = None, "", [], ""
+    view, error, rows, svg, notes = None, "", [], "", []
     if (typed.get("pool") or "").strip():
         try:
             view = system.odds_of(read_odds_inputs(inputs, typed))
         except DiceError as err:
             error = str(err)
     if view is not None:
-        counts = shares([c.probability for c in view.chances])
+        # The figures +odds prints: the outcome lines agree with the chart (rules.display.odds_figures).
+        counts, _, parts = odds_figures(view)
         rows = [{"label": c.label, "tone": c.tone, "percent": f"{n // 10}.{n % 10}%"}
                 for c, n in zip(view.chances, counts)]
+        notes = ([breakdown_line(view, parts)] if parts else []) + list(view.notes)
         svg = odds_svg(view.distribution, view.noun)
     context = {
         "page_title": "Dice odds",
@@ -271,6 +273,7 @@ def odds(request):
         "fields": _odds_fields(inputs, typed),
         "view": view,
         "rows": rows,
+        "notes": notes,
         "svg": svg,
         "error": error,
     }

@@ -331,8 +331,10 @@ def _left(text):
     static = _STATIC.fullmatch(text)
     if static:
         dice, threshold = int(static.group(1)), int(static.group(2))
-        if not 1 <= dice <= MAX_POOL:
-            raise DiceError(f"A static check rolls from 1 to {MAX_POOL} dice.")
+        # Only the lower end here: the 50-dice limit is counted on the pool after its
+        # modifiers (`build_pool`), so `52d(6+)-5` is 47 dice.
+        if dice < 1:
+            raise DiceError("A static check rolls at least 1 die.")
         return Side(kind="static", dice=dice, threshold=check_threshold(threshold))
     return _trait(text, "attribute", "skill")
 

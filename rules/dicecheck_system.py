@@ -152,7 +152,13 @@ def _label(trait):
 
 
 class DiceCheckSheet(Sheet):
-    """Attributes 1-11, Skills with training and Focuses, defences, wounds."""
+    """
+    Attributes 1-11, Skills with training and Focuses, defences, wounds. A Focus is this
+    system's Specialty: `+stat focus <skill>=<focus>` (the shared `spec` still works).
+    """
+
+    specialty_words = ("Focus", "Focuses")
+    specialty_keywords = ("focus", "focuses", "foci", "spec", "specialty", "specialties")
 
     def defaults(self):
         return {trait: limits(trait)[0] for trait in SETTABLE}
@@ -603,16 +609,37 @@ Hits < TN: failure, botch margin = TN - Hits; 3 or more: big botch.
         else:
             exact = dicecheck.odds(request.dice, threshold, request.target)
         success, big_botch = exact["success"], exact["big_botch"]
+        tn = None if other is not None else request.target
         chances = tuple(
-            Chance(key, OUTCOMES[key].label, probability, OUTCOMES[key].tone)
+            Chance(key, OUTCOMES[key].label, probability, OUTCOMES[key].tone, _hits_range(key, tn))
             for key, probability in (("success", success), ("failure", 1 - success - big_botch),
                                      ("big_botch", big_botch)))
-        degrees = ", ".join(f"DoS {degree} {float(p) * 100:.1f}%"
-                            for degree, p in sorted(exact["dos"].items()) if degree)
-        notes = (f"by Degree of Success: {degrees}",) if degrees else ()
+        # The Degrees of Success split the success; the display rounds them with it and the chart.
+        degrees = tuple(Chance(f"dos_{degree}", f"DoS {degree}", p, "good", _dos_range(degree, tn))
+                        for degree, p in sorted(exact["dos"].items()) if degree)
         return OddsView(system=self.key, pool=request.pool.text, target=request.get("target_text"),
                         chances=chances, distribution=tuple(sorted(exact["hits"].items())), noun=("hit", "hits"),
-                        notes=notes)
+                        breakdown=("by Degree of Success", "success", degrees) if degrees else ())
+
+
+def _hits_range(key, tn):
+    """
+    The Hits an outcome of a check against a fixed TN covers, as the display's `Chance.scores`
+    (so the outcome lines and the chart of Hits agree); None in an opposed check, where the
+    other side's Hits decide.
+    """
+    if tn is None:
+        return None
+    low_failure = max(0, tn - dicecheck.BIG_BOTCH + 1)
+    return {"success": (tn, None), "failure": (low_failure, tn - 1), "big_botch": (0, tn - dicecheck.BIG_BOTCH)}[key]
+
+
+def _dos_range(degree, tn):
+    """The Hits a Degree of Success covers against a fixed TN (Effect 0-1 is DoS 1, 2-3 DoS 2, ...)."""
+    if tn is None:
+        return None
+    low = 0 if degree == 1 else 2 ** (degree - 1)
+    return tn + low, tn + 2 ** degree - 1
 
 
 SYSTEM = DiceCheckSystem()

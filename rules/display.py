@@ -74,12 +74,25 @@ with a space (a body line or a continuation), else 2.
 Odds
 ----
 `format_odds` shows each chance once with one decimal. **Ruling:** the shown percentages sum to
-exactly 100.0: the exact chances (fractions) are counted in tenths of a percent and rounded by
+100.0: the exact chances (fractions) are counted in tenths of a percent and rounded by
 largest remainder (the tenths left after rounding down go to the chances with the largest
-remainders; ties to the earlier chance), except that an outcome that can happen is never
-shown as 0.0% (it gets 0.1%, taken from the chance most over-rounded among those shown with
-0.2% or more): so a possible outcome never reads 0.0% and an uncertain one never 100.0%. The
-distribution's bar chart uses the same rounding over its rows.
+remainders; among equal remainders to the earlier chance), except that an outcome that can
+happen is never shown as 0.0% (it gets 0.1%, taken from the chance most over-rounded among
+those shown with 0.2% or more): so a possible outcome never reads 0.0% and an uncertain one
+never 100.0%. **Ruling:** equal chances always show equal figures, and a larger chance never
+shows less than a smaller one. Chances of exactly the same size take their tenth together or
+not at all, so when the tenths left cannot go round them all (three chances of 1/3) the column
+sums to a tenth or two less than 100.0 rather than show two equal chances differently.
+
+**Ruling:** one chance, one number on one screen. The chart's rows are rounded first; an
+outcome that is exactly some of the chart's rows (`Chance.scores`, the range of scores it
+covers: Whalefall's "no die met" is the 0 row, a success every row from the count up) shows
+the sum of those rows' figures, and the other outcomes share what is left of 100.0 by the same
+largest remainder (`odds_figures`). So the outcome lines and the chart always agree. Among
+rows with equal remainders the tenth goes first to the row whose outcome is shown furthest
+below its exact chance, which keeps the outcome lines as near their exact figures as the rows
+allow. A breakdown (The Dice Check's Degrees of Success) is rounded the same way and adds up
+to the chance it splits.
 
 The chart has one row per score from the lowest to the highest with at least 0.05% chance;
 when that is more than `CHART_ROWS` (12) rows, the 12 neighbouring scores holding the most
@@ -608,30 +621,76 @@ def format_reroll(before_view, after_view, label, width=80, detail=""):
 # ---------------------------------------------------------------- odds
 
 
-def shares(probabilities, units=1000):
+def shares(probabilities, units=1000, total=None, prefer=None):
     """
-    Exact chances as whole `units` (tenths of a percent by default) summing to `units`, by
-    largest remainder, with a possible outcome never at 0 (see "Odds" in the module docstring).
-    Chances that do not sum to 1 are shown as they are rounded, each on its own.
+    Exact chances as whole `units` (tenths of a percent by default) summing to `units` (or
+    `total`, when given: the units these chances share of a larger whole), by largest
+    remainder, with a possible outcome never at 0 and equal chances always equal (see "Odds"
+    in the module docstring). Chances that do not sum to 1 (and no `total`) are shown as they
+    are rounded, each on its own. `prefer(indexes, counts)`, optional: among equal remainders,
+    the larger goes first (else the earlier chance).
     """
     exact = [Fraction(p) * units for p in probabilities]
-    if sum(exact) != units:
-        return [round(value) for value in exact]
+    if total is None:
+        if sum(exact) != units:
+            return [round(value) for value in exact]
+        total = units
     counts = [value.numerator // value.denominator for value in exact]
     for index, value in enumerate(exact):
         if value > 0 and counts[index] == 0:
             counts[index] = 1
-    left = units - sum(counts)
-    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - counts[i]), i))
-    for index in order[:max(left, 0)]:
-        counts[index] += 1
+    ties = {}
+    for index, value in enumerate(exact):
+        ties.setdefault(value, []).append(index)
+    groups = list(ties.values())
+    left = total - sum(counts)
+    while left > 0:
+        given = _round_up(groups, exact, counts, left, prefer)
+        if not given:
+            break
+        left -= given
     while left < 0:
-        # Tenths lent to near-zero outcomes come from the most over-rounded large chance.
-        candidates = [i for i in range(len(exact)) if counts[i] >= 2]
-        index = min(candidates, key=lambda i: (exact[i] - counts[i], i))
-        counts[index] -= 1
-        left += 1
+        taken = _round_down(groups, exact, counts, -left)
+        if not taken:
+            break
+        left += taken
     return counts
+
+
+def _round_up(groups, exact, counts, left, prefer=None):
+    """
+    One pass of the largest remainder: a unit to each group of equal chances in turn, the
+    largest remainder first (then `prefer`'s choice), while it fits whole; returns the units
+    given. A group that does not fit stops every later one shown at its figure (they are
+    smaller), so order holds.
+    """
+    pending = [g for g in groups if exact[g[0]] > counts[g[0]]]
+    given, stopped = 0, set()
+    while pending:
+        group = min(pending, key=lambda g: (-(exact[g[0]] - counts[g[0]]),
+                                            -prefer(g, counts) if prefer else 0, g[0]))
+        pending.remove(group)
+        if given + len(group) > left or counts[group[0]] in stopped:
+            stopped.add(counts[group[0]])
+            continue
+        for index in group:
+            counts[index] += 1
+        given += len(group)
+    return given
+
+
+def _round_down(groups, exact, counts, excess):
+    """
+    Take back units lent to near-zero outcomes, a group of equal chances at a time, from the
+    most over-rounded group still shown at 0.2% or more; returns the units taken (0: none fits).
+    """
+    candidates = [g for g in groups if counts[g[0]] >= 2 and len(g) <= excess]
+    if not candidates:
+        return 0
+    group = min(candidates, key=lambda g: (exact[g[0]] - counts[g[0]], g[0]))
+    for index in group:
+        counts[index] -= 1
+    return len(group)
 
 
 def _percent(count, units=1000):
@@ -641,6 +700,11 @@ def _percent(count, units=1000):
 
 def _chart_rows(distribution):
     """(label, probability) rows of the chart (see "Odds" in the module docstring)."""
+    return [(label, p) for label, p, _ in _chart_spans(distribution)]
+
+
+def _chart_spans(distribution):
+    """The chart's rows as (label, probability, the scores the row holds)."""
     items = [(score, Fraction(p)) for score, p in distribution]
     if not items:
         return []
@@ -655,45 +719,141 @@ def _chart_rows(distribution):
     rows = []
     for index in range(lo, hi + 1):
         score, p = items[index]
-        label = str(score)
+        label, first, last = str(score), index, index
         if index == lo and any(q for _, q in items[:lo]):
             p += sum(q for _, q in items[:lo])
-            label = f"≤ {score}"
+            label, first = f"≤ {score}", 0
         if index == hi and any(q for _, q in items[hi + 1:]):
             p += sum(q for _, q in items[hi + 1:])
-            label = f"≥ {score}"
-        rows.append((label, p))
+            label, last = f"≥ {score}", len(items) - 1
+        rows.append((label, p, frozenset(s for s, _ in items[first:last + 1])))
     return rows
+
+
+def _covered(scores, spans):
+    """
+    The indexes of the chart rows an outcome covering `scores` ((low, high), high None: and
+    up) is made of, or None when it splits a row (it is not a sum of rows).
+    """
+    low, high = scores
+    rows = []
+    for index, (_, _, held) in enumerate(spans):
+        inside = {s for s in held if s >= low and (high is None or s <= high)}
+        if inside and inside != held:
+            return None
+        if inside:
+            rows.append(index)
+    return rows
+
+
+def _made_of_rows(items, spans, rows):
+    """{index: figure} for the items that are exactly some chart rows: the sum of their figures."""
+    made_of = {}
+    for index, item in enumerate(items):
+        if item.scores is None or not spans:
+            continue
+        covered = _covered(item.scores, spans)
+        if covered is not None and sum((spans[i][1] for i in covered), Fraction(0)) == item.probability:
+            made_of[index] = sum(rows[i] for i in covered)
+    return made_of
+
+
+def _share_out(items, spans, rows, total, units):
+    """The figures of `items` (Chances) sharing `total` units, agreeing with the chart's rows."""
+    made_of = _made_of_rows(items, spans, rows)
+    others = [i for i in range(len(items)) if i not in made_of]
+    rest = shares([items[i].probability for i in others], units, total=total - sum(made_of.values()))
+    figures = {**made_of, **dict(zip(others, rest))}
+    if others and sum(figures.values()) != total:
+        # The rest cannot take what the rows leave (a possible outcome is never 0.0%): the
+        # column's sum comes first, the items rounded alone.
+        return shares([item.probability for item in items], units, total=total)
+    return [figures[i] for i in range(len(items))]
+
+
+def _deficits(chances, spans, units):
+    """
+    For the chart's rounding: which rows' outcomes most need a tenth. Among rows with equal
+    remainders, the tenth goes to the row whose outcome (the chance made of it, or the rows no
+    such chance holds, together) is shown furthest below its exact figure, so the outcome
+    lines come out as near their exact chances as the rows allow.
+    """
+    block = {}
+    for chance in chances:
+        covered = _covered(chance.scores, spans) if chance.scores is not None else None
+        if covered and sum((spans[i][1] for i in covered), Fraction(0)) == chance.probability:
+            for row in covered:
+                block[row] = tuple(covered)
+    rest = tuple(i for i in range(len(spans)) if i not in block)
+    for row in rest:
+        block[row] = rest
+
+    def deficit(group, counts):
+        owners = {block[i] for i in group}
+        return max(sum(spans[i][1] for i in rows) * units - sum(counts[i] for i in rows) for rows in owners)
+
+    return deficit
+
+
+def odds_figures(odds_view, units=1000):
+    """
+    The figures of one odds screen, in `units` (tenths of a percent): (one per chance, one per
+    chart row, one per part of the breakdown), agreeing with each other (see "Odds" in the
+    module docstring): an outcome that is exactly some chart rows shows their sum; the others
+    share the rest; a breakdown's parts add up to the chance they split.
+    """
+    spans = _chart_spans(odds_view.distribution) if odds_view.distribution else []
+    chances = odds_view.chances
+    rows = shares([p for _, p, _ in spans], units, prefer=_deficits(chances, spans, units)) if spans else []
+    counts = _share_out(chances, spans, rows, units, units) if chances else []
+    parts = []
+    if odds_view.breakdown:
+        _, key, items = odds_view.breakdown
+        whole = counts[[c.key for c in chances].index(key)]
+        parts = _share_out(items, spans, rows, whole, units)
+    return counts, rows, parts
+
+
+def breakdown_line(odds_view, parts):
+    """The breakdown as one line of plain text (`parts`: its figures from `odds_figures`)."""
+    title, _, items = odds_view.breakdown
+    return f"{title}: " + ", ".join(f"{item.label} {_percent(part)}"
+                                    for item, part in zip(items, parts) if item.probability)
+
+
+def _chart_lines(spans, counts, noun, width):
+    """The chart's lines: its rows (from `_chart_spans`) with their figures (tenths)."""
+    width = _width(width)
+    label_w = max(len(label) for label, _, _ in spans)
+    cells = [_percent(c) for c in counts]
+    cell_w = max(len(cell) for cell in cells)
+    room = max(1, min(MAX_BAR, width - 2 - label_w - 2 - cell_w - 1))
+    top = max(p for _, p, _ in spans)
+    lines = [f"  {escape(noun[-1]).capitalize()}:"]
+    for (label, p, _), cell in zip(spans, cells):
+        bar = 0 if not p else max(1, round(p / top * room))
+        lines.append(f"  {label:>{label_w}}  {cell:>{cell_w}} {BAR * bar}".rstrip())
+    return lines
 
 
 def format_chart(distribution, noun=("success", "successes"), width=80):
     """The distribution of a score as a horizontal bar chart, one row per score."""
-    rows = _chart_rows(distribution)
-    if not rows:
+    spans = _chart_spans(distribution)
+    if not spans:
         return ""
-    width = _width(width)
-    counts = shares([p for _, p in rows])
-    label_w = max(len(label) for label, _ in rows)
-    cells = [_percent(c) for c in counts]
-    cell_w = max(len(cell) for cell in cells)
-    room = max(1, min(MAX_BAR, width - 2 - label_w - 2 - cell_w - 1))
-    top = max(p for _, p in rows)
-    lines = [f"  {escape(noun[-1]).capitalize()}:"]
-    for (label, p), cell in zip(rows, cells):
-        bar = 0 if not p else max(1, round(p / top * room))
-        lines.append(f"  {label:>{label_w}}  {cell:>{cell_w}} {BAR * bar}".rstrip())
-    return "\n".join(lines)
+    return "\n".join(_chart_lines(spans, shares([p for _, p, _ in spans]), noun, width))
 
 
 def format_odds(odds_view, width=80, prefix=ODDS_PREFIX):
     """
     The exact chances of a roll: the pool, each chance once (percentages summing to 100.0),
-    the system's notes, and the score's distribution as a bar chart when the view has one.
+    the system's notes, and the score's distribution as a bar chart when the view has one;
+    the outcome lines and the chart agree (`odds_figures`).
     """
     lines = [f"{prefix} {format_pool(odds_view)}".rstrip()]
     chances = odds_view.chances
+    counts, rows, parts = odds_figures(odds_view)
     if chances:
-        counts = shares([c.probability for c in chances])
         labels = [escape(c.label) for c in chances]
         label_w = max(visible_len(label) for label in labels)
         cells = [_percent(count) for count in counts]
@@ -702,11 +862,13 @@ def format_odds(odds_view, width=80, prefix=ODDS_PREFIX):
             colour = TONE_STYLES.get(chance.tone, "")
             shown = f"{colour}{label}|n" if colour else label
             lines.append(f"  {_pad(shown, label_w)}  {cell:>{cell_w}}")
+    if parts:
+        lines.append(f"  {escape(breakdown_line(odds_view, parts))}")
     for note in odds_view.notes:
         lines.append(f"  {escape(note)}")
-    chart = format_chart(odds_view.distribution, odds_view.noun, width) if odds_view.distribution else ""
-    if chart:
-        lines.extend(chart.split("\n"))
+    spans = _chart_spans(odds_view.distribution) if odds_view.distribution else []
+    if spans:
+        lines.extend(_chart_lines(spans, rows, odds_view.noun, width))
     return _fit(lines, width)
 
 

@@ -168,10 +168,18 @@ class RollView:
 
 @dataclass(frozen=True)
 class Chance:
+    """
+    One outcome's exact chance. `scores` (optional): the scores of the distribution this
+    outcome is exactly, as (low, high), high None for "and up" (Whalefall's success: every
+    count of dice from the count needed); the display then shows it as the sum of the chart's
+    rows, so the two agree. None: the outcome is not a range of scores (a V5 messy critical).
+    """
+
     key: str
     label: str
     probability: Fraction
     tone: str = "neutral"
+    scores: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,9 @@ class OddsView:
         distribution (tuple of (int, Fraction)): the score's distribution, in score order.
         noun (tuple of str): the score's noun.
         notes (tuple of str): what the figures assume.
+        breakdown (tuple): optional (title, key, parts): the chance `key` split further into
+            `parts` (Chances summing to it; The Dice Check's Degrees of Success of a success),
+            shown on one line so that its figures add up to that chance's.
     """
 
     system: str
@@ -194,10 +205,15 @@ class OddsView:
     distribution: tuple
     noun: tuple = ("success", "successes")
     notes: tuple = ()
+    breakdown: tuple = ()
 
     def __post_init__(self):
         if self.chances and sum(c.probability for c in self.chances) != 1:
             raise ValueError("the chances of an OddsView must sum to 1")
+        if self.breakdown:
+            _, key, parts = self.breakdown
+            if sum(c.probability for c in parts) != self.chance(key):
+                raise ValueError("a breakdown must sum to the chance it splits")
         if self.distribution and sum(p for _, p in self.distribution) != 1:
             raise ValueError("a distribution must sum to 1")
 
@@ -387,6 +403,11 @@ class Sheet:
 
     #: traits a player may never set on their own sheet (V5: Hunger), even before approval
     staff_only = frozenset()
+    #: the system's own word for a name kept under a trait (a V5 Specialty, a Dice Check
+    #: Focus), singular and plural, as every line about one says it
+    specialty_words = ("Specialty", "Specialties")
+    #: what `+stat <word> <trait>=<name>` accepts as that word (the first is the one shown)
+    specialty_keywords = ("spec", "specialty", "specialties")
 
     def defaults(self):
         """Every settable trait with its starting value."""

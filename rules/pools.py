@@ -221,13 +221,16 @@ class TraitTable:
         return match_name(typed, self.values, self.aliases)
 
 
-def resolve(terms, table=None):
+def resolve(terms, table=None, bounded=True):
     """
     Look the terms up on a sheet and add them up.
 
     Args:
         terms (tuple of Term): from `parse`.
         table (TraitTable or None): None allows numbers only (no sheet to read).
+        bounded (bool): refuse a total above MAX_POOL here. A system that changes the pool
+            afterwards (a wound or Impairment penalty) passes False and checks the final count
+            with `check_total`, so the limit is counted after every modifier.
 
     Returns:
         Pool
@@ -266,9 +269,16 @@ def resolve(terms, table=None):
         used_specialty = specialty
         parts.append(PoolPart(label=f"{specialty} specialty", value=1, trait=None, specialty=specialty))
     total = sum(part.contribution for part in parts)
-    if total > MAX_POOL:
-        raise PoolTooLarge(f"That pool is {total} dice; pools are limited to {MAX_POOL}.")
+    if bounded:
+        check_total(total)
     return Pool(parts=tuple(parts), total=total)
+
+
+def check_total(dice):
+    """`dice`, the pool after every modifier; PoolTooLarge (naming that count) above MAX_POOL."""
+    if dice > MAX_POOL:
+        raise PoolTooLarge(f"That pool is {dice} dice; pools are limited to {MAX_POOL}.")
+    return dice
 
 
 def clean_specialty(specialty, owned, trait_label, max_length, max_count):
@@ -297,9 +307,9 @@ def clean_specialty(specialty, owned, trait_label, max_length, max_count):
     return name
 
 
-def build_pool(expression, table=None):
-    """Parse and resolve in one step."""
-    return resolve(parse(expression), table)
+def build_pool(expression, table=None, bounded=True):
+    """Parse and resolve in one step (`bounded`: as for `resolve`)."""
+    return resolve(parse(expression), table, bounded)
 
 
 def number_pool(dice):

@@ -20,6 +20,9 @@ Syntax:
 - `/willpower` (the switch or the ending): spend 1 Willpower before rolling for +3 dice.
 - `/multi <n>` (the ending; the switch alone means 2): n actions this turn, -2 dice for each
   action beyond the first.
+- `/damage` and `/soak` (the switch or the ending): the seed's damage roll, Strength + the
+  weapon's base (`+roll/damage str+3`), and its soak roll, Constitution + Endurance + the armour
+  (`+roll/soak con+endurance+2`).
 - The sheet's wound level is taken off every pool, `+check` too (as V5's Hunger rides on
   `+check`): Light -1, Moderate -2, Severe -3, Crippled -5.
 
@@ -55,6 +58,15 @@ Rulings (beyond those of `rules.seyruun`):
   (the player cannot say which are merits and which are circumstances, and the seed caps
   "no single action" above +5). A plain-number pool (`+check 4`, `+roll 4+1`) is just that many
   dice: no Attribute, no untrained penalty, no cap on its numbers.
+- **Ruling**: damage and soak are their own roll type, said with `/damage` or `/soak`. The
+  shape of the pool cannot tell them apart (`str+3` may be an untrained Strength roll with a
+  +3 bonus or a weapon of base 3), so the player says which, as at the table ("I roll
+  damage"). They want no Skill, so no untrained die is lost; the numbers added are the weapon
+  base or the armour, part of the pool, so the +5 external bonus cap does not cut them (`str+6`
+  with Strength 3 rolls 9 dice); numbers subtracted are penalties. A damage roll names
+  Strength alone, a soak roll Constitution and at most Endurance besides (a plain number is
+  just that many dice, as everywhere). They are not actions of their own, so `/multi` does
+  not go with them; the wound level and `/willpower` apply as to any pool.
 - **Ruling**: Willpower in a pool (`+roll res+willpower`) counts its maximum, the rating
   (Composure + Resolve); spending points does not weaken a resistance.
 - **Ruling**: a wound level is a number on the sheet, 0 none, 1 Light, 2 Moderate, 3 Severe,
@@ -366,6 +378,7 @@ class SeyruunPool:
     wound: str | None = None
     wound_penalty: int = 0
     actions: int = 1
+    kind: str | None = None  # "damage" or "soak" (`FORMULAS`), None for any other roll
 
     @property
     def chance(self):
@@ -413,7 +426,7 @@ class SeyruunPool:
 
     def notes(self):
         """What changed the pool beyond plain addition, in words for the player."""
-        notes = []
+        notes = [FORMULAS[self.kind][3]] if self.kind else []
         if self.untrained:
             notes.append("untrained: -1 die")
         if self.bonus_cut:
@@ -455,7 +468,14 @@ class SeyruunRoll:
 
 # ---------------------------------------------------------------- reading what players type
 
-_ENDING = re.compile(r"/\s*(?P<word>willpower|wp|multi)(?:\s+(?P<n>[^/\s]+))?\s*$", re.IGNORECASE)
+_ENDING = re.compile(r"/\s*(?P<word>willpower|wp|multi|damage|soak)(?:\s+(?P<n>[^/\s]+))?\s*$", re.IGNORECASE)
+
+# The roll types whose pool is its own formula (see the damage and soak ruling): the traits
+# each may name, the label of the numbers it adds, and how its note reads.
+FORMULAS = {
+    "damage": (("strength",), (), "weapon base", "damage roll: Strength + weapon base"),
+    "soak": (("constitution",), ("endurance",), "armour", "soak roll: Constitution + Endurance + armour"),
+}
 
 
 def _read_actions(typed):
@@ -476,10 +496,20 @@ def read_difficulty(typed):
                              "'moderate'", seyruun.check_difficulty)
 
 
+def _formula(options):
+    """The roll type a request's switches name ("damage", "soak" or None); refuses a clash."""
+    kinds = [kind for kind in FORMULAS if kind in options]
+    if len(kinds) > 1:
+        raise DiceError("A roll is either damage or soak: use /damage or /soak, not both.")
+    if kinds and "multi" in options:
+        raise DiceError(f"A {kinds[0]} roll is not an action of its own: /multi does not go with /{kinds[0]}.")
+    return kinds[0] if kinds else None
+
+
 class SeyruunSystem(System):
     key = seyruun.KEY
     title = seyruun.TITLE
-    roll_switches = ("willpower", "multi")
+    roll_switches = ("willpower", "multi", "damage", "soak")
     roll_usage = "+roll <pool> [vs <successes>] [/willpower] [/multi <actions>] [# <comment>]"
     check_usage = "+check <number> [vs <successes>] [# <comment>]"
     help = """\
@@ -499,8 +529,12 @@ enough, 2+ solid, 4+ heroic, 6+ supernatural brilliance. Two or more
   rolling for +3 dice.
   /multi <n> (an ending; the switch alone is 2): n actions this turn,
   -2 dice for each beyond the first.
+  /damage: a damage roll, Strength + the weapon's base (str+3);
+  /soak: Constitution + Endurance + the armour (con+endurance+2).
+  The weapon base or armour is part of the pool (no +5 cap) and no
+  untrained die is lost; /multi does not go with them.
 Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
-  +roll str+brawl vs moderate/multi 2   +check 0 vs 1"""
+  +roll str+brawl vs moderate/multi 2   +check 0 vs 1   +roll/damage str+3"""
 
     odds_inputs = (
         OddsInput("pool", "Dice", hint="e.g. 6"),
@@ -535,7 +569,7 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
     # -- rolling
 
     def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
-        options = {name for name in ("willpower", "multi") if name in switches}
+        options = {name for name in self.roll_switches if name in switches}
         actions = 2 if "multi" in options else 1
         text = text.strip()
         while True:
@@ -547,25 +581,32 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
                 options.add("multi")
                 actions = _read_actions(ending.group("n")) if ending.group("n") else 2
             elif ending.group("n"):
+                if word in FORMULAS:
+                    raise DiceError(f"'/{word}' takes no number: put the {FORMULAS[word][2]} in the pool "
+                                    f"(+roll/{word} {'str+3' if word == 'damage' else 'con+endurance+2'}).")
                 raise DiceError(f"'/{word}' takes no number: spending 1 Willpower always adds "
                                 f"{seyruun.WILLPOWER_DICE} dice.")
             else:
-                options.add("willpower")
+                options.add("willpower" if word in ("willpower", "wp") else word)
             text = text[: ending.start()].strip()
+        kind = _formula(options)
         if "willpower" in options and roller is not None and roller.get("willpower_left", 1) < 1:
             raise DiceError("You have no Willpower left to spend.")
         pool_text, target_text = split_vs(text)
         difficulty = None if target_text is None else read_difficulty(target_text)
         traits = None if numbers_only or roller is None else roller.traits
         wound = roller.get("wound") if roller is not None else None
-        pool = self.build(pool_text, traits, willpower="willpower" in options, actions=actions, wound=wound)
+        pool = self.build(pool_text, traits, willpower="willpower" in options, actions=actions, wound=wound, kind=kind)
         extra = (("actions", actions),) if actions > 1 else ()
         return RollRequest(system=self.key, text=text, pool=pool, dice=pool.total,
                            target=seyruun.MIN_DIFFICULTY if difficulty is None else difficulty,
                            target_given=difficulty is not None, options=frozenset(options), extra=extra)
 
-    def build(self, expression, traits=None, willpower=False, actions=1, wound=None):
-        """The `SeyruunPool` of a pool expression (`traits`: a TraitTable, None for numbers only)."""
+    def build(self, expression, traits=None, willpower=False, actions=1, wound=None, kind=None):
+        """
+        The `SeyruunPool` of a pool expression (`traits`: a TraitTable, None for numbers only;
+        `kind`: "damage" or "soak" for those roll types, see `FORMULAS`).
+        """
         terms = parse_terms(expression)
         named, parts, bonuses, penalties = [], [], [], []
         for term in terms:
@@ -585,15 +626,32 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
         wound_penalty = seyruun.WOUND_PENALTIES.get(wound, 0)
         penalty = wound_penalty + seyruun.MULTI_ACTION_PENALTY * (actions - 1)
         common = dict(willpower=willpower, wound=wound if wound_penalty else None,
-                      wound_penalty=wound_penalty, actions=actions)
-        if not named:
-            total = sum(bonuses) - sum(penalties) + seyruun.WILLPOWER_DICE * willpower - penalty
-            return SeyruunPool(parts=tuple(parts), total=seyruun.check_pool_size(total), **common)
+                      wound_penalty=wound_penalty, actions=actions, kind=kind)
+        if kind and named:
+            # The numbers added to a damage or soak pool are its weapon base or armour: say so.
+            parts = [(FORMULAS[kind][2], int(label), 1) if value is None and sign > 0 else (label, value, sign)
+                     for label, value, sign in parts]
+        if not named or kind:
+            values = [traits.values[trait] for trait in self._formula_traits(kind, named)] if named else []
+            total = sum(values) + sum(bonuses) - sum(penalties) + seyruun.WILLPOWER_DICE * willpower - penalty
+            attribute = values[0] if values else None
+            return SeyruunPool(parts=tuple(parts), total=seyruun.check_pool_size(total), attribute=attribute, **common)
         attribute, skill = self._slots(named, traits)
         built = seyruun.build_pool(attribute, skill, bonuses=bonuses, penalties=penalties, willpower=willpower,
                                    extra_actions=actions - 1, wound=wound if wound_penalty else None)
         return SeyruunPool(parts=tuple(parts), total=built.total, attribute=attribute, untrained=built.untrained,
                            bonus=built.bonus, bonus_cut=built.bonus_cut, **common)
+
+    @staticmethod
+    def _formula_traits(kind, named):
+        """The traits of a damage or soak pool, checked against its formula (`FORMULAS`)."""
+        first, then, label, _ = FORMULAS[kind]
+        if named[0] not in first or len(named) > 1 + len(then) or any(t not in then for t in named[1:]):
+            wanted = " + ".join(t.title() for t in first + then)
+            raise PoolError(f"A {kind} roll is {wanted} + the {label}, not "
+                            f"{' + '.join(t.title() for t in named)} (e.g. +roll/{kind} "
+                            f"{'str+3' if kind == 'damage' else 'con+endurance+2'}).")
+        return named
 
     def _slots(self, named, traits):
         """(Attribute, Skill) values of the named traits: an Attribute and one more at most."""
@@ -675,6 +733,7 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
             "willpower": pool.willpower,
             "wound": pool.wound,
             "actions": pool.actions,
+            "kind": pool.kind,
         }
 
     # -- odds
@@ -693,7 +752,7 @@ Examples: +roll dex+stealth+1 vs 2   +roll/willpower 4 vs 2
             chance = sum((p for s, p in dist.items() if low <= s <= high), Fraction(0))
             span = str(low) if low == high else f"{low}+" if key == GRADES[0][0] else f"{low}-{high}"
             items.append(Chance(key, f"{LABELS[key]} ({span} {'success' if span == '1' else 'successes'})",
-                                chance, TONES[key]))
+                                chance, TONES[key], (low, high)))
         botch_key = "dramatic_botch" if pool.chance else "botch"
         items.append(Chance("failure", LABELS["failure"], figures["failure"], TONES["failure"]))
         items.append(Chance(botch_key, LABELS[botch_key], figures["botch"], TONES[botch_key]))

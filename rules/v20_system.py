@@ -15,6 +15,10 @@ is the face each die needs, 2 to 10, default 6; a typed difficulty outside 2..10
   request; the command layer spends the point: `costs(request)` says what to take off the
   sheet (`{"willpower temporary": 1}`), and `parse` refuses when the roller has too little.
 - `/ignorepain`: 1 Willpower to ignore the wound penalty for this roll (one turn).
+  **Ruling**: `/willpower` and `/ignorepain` together are refused: a character spends at most
+  one Willpower point on an action (and the book's one a turn), and the pair would spend two.
+  Ignoring the pain for the turn and buying the success are two uses of that one point: the
+  player picks one.
 - `/auto`: one marginal success without rolling, only when the pool (after the wound
   penalty) is at least the difficulty; refused otherwise and refused with `/willpower`.
 - `/retry`: +1 difficulty per earlier failed attempt at the same action. The count is the
@@ -78,8 +82,8 @@ from . import v20, v20_health
 from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
-from .errors import DiceError, PoolError, PoolTooLarge
-from .pools import MAX_POOL, Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
+from .errors import DiceError, PoolError
+from .pools import Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -439,10 +443,8 @@ def resolve_pool(text, table):
     others = [part.trait for part in parts if part.trait]
     if rated and len(others) > 1:
         raise PoolError(f"A {title(rated[0])} roll uses the rating alone: add no other trait to it.")
-    total = sum(part.contribution for part in parts)
-    if total > MAX_POOL:
-        raise PoolTooLarge(f"That pool is {total} dice; pools are limited to {MAX_POOL}.")
-    return Pool(parts=tuple(parts), total=total)
+    # The 50-dice limit is the caller's, on the pool after the wound penalty (`rules.v20.check_pool`).
+    return Pool(parts=tuple(parts), total=sum(part.contribution for part in parts))
 
 
 def describe(pool, penalty=0, penalty_label="", dice=None):
@@ -478,6 +480,21 @@ def failures_after(earlier_failures, result):
 # ---------------------------------------------------------------- the system
 
 
+def _net_range(distribution, level):
+    """
+    The net successes a success level covers, as the display's `Chance.scores` (so its line
+    and the chart's rows agree); None for a failure (the botch shares its 0 row) or a level
+    no net reaches.
+    """
+    nets = [net for net in distribution if v20.level_for(net) == level]
+    if level == "failure" or not nets:
+        return None
+    return min(nets), max(nets)
+
+ONE_WILLPOWER = ("At most 1 Willpower can be spent on an action: use /willpower or /ignorepain, "
+                 "not both.")
+
+
 class V20System(System):
     key = v20.KEY
     title = v20.TITLE
@@ -496,7 +513,8 @@ penalty comes off every pool; Incapacitated, you cannot roll.
   /spec: 10s count twice (automatic with your Specialty named:
   dex+brawl(grappling)).
   /willpower: spend 1 Willpower for 1 success no 1 can cancel.
-  /ignorepain: spend 1 Willpower to ignore wound penalties.
+  /ignorepain: spend 1 Willpower to ignore wound penalties (not with
+  /willpower: at most 1 Willpower is spent on an action).
   /auto: 1 marginal success without rolling, if pool >= difficulty
   (not in combat).
   /retry: +1 difficulty per failed attempt at this action so far."""
@@ -567,6 +585,8 @@ penalty comes off every pool; Incapacitated, you cannot roll.
         if modifier and difficulty != base + modifier:
             notes.append(f"difficulty stops at {difficulty}")
 
+        if {"willpower", "ignorepain"} <= options:
+            raise DiceError(ONE_WILLPOWER)
         penalty = state.get("wound_penalty", 0) or 0
         level = state.get("health_level", "Injured")
         if penalty and "ignorepain" in options:
@@ -696,7 +716,7 @@ penalty comes off every pool; Incapacitated, you cannot roll.
         by_level["failure"] -= botch
         chances = (Chance("botch", "botch", botch, LEVEL_TONES["botch"]),) + tuple(
             Chance(level, "failure (not a botch)" if level == "failure" else v20.LEVEL_LABELS[level],
-                   by_level[level], LEVEL_TONES[level]) for level in v20.LEVELS)
+                   by_level[level], LEVEL_TONES[level], _net_range(distribution, level)) for level in v20.LEVELS)
         expected = sum(net * chance for net, chance in distribution.items())
         notes = list(request.get("notes", ()))
         if request.option("willpower"):

@@ -358,6 +358,31 @@ def strategy_picks(result, strategy):
     return choose_reroll(result, strategy)
 
 
+NO_BETTER = ("No reroll does better than keeping these dice (the chance to win, then of a messy "
+             "critical, then the successes); no Willpower spent.")
+
+
+def willpower_choice(result, strategy, judged_alone=True):
+    """
+    What `+willpower <strategy>` does with `result`, and what `+odds/reroll` shows as that
+    strategy, so the two never disagree: (picks, refusal), the refusal a text when nothing is
+    rerolled and spent (picks may still be named, to show what the strategy would take).
+
+    A roll judged alone is refused as `refusal` says (no gain in the chance to win or against
+    a messy critical). A roll that is one part of a whole (`judged_alone` False: a contest side,
+    a helper's dice, an extended roll's step) is refused only when the strategy picks no dice,
+    except `best`, which must beat keeping the dice by `rank` (its successes count there).
+    **Ruling**: so `best` is never worse than keeping: when nothing gains, it keeps.
+    """
+    picks = strategy_picks(result, strategy)
+    why = refusal(result, strategy, picks)
+    if judged_alone or not picks:
+        return picks, why
+    if strategy == "best" and not reroll_improves(result, picks):
+        return picks, NO_BETTER
+    return picks, None
+
+
 def refusal(result, strategy, indexes=None):
     """
     Why a Willpower strategy is refused with nothing spent (text), or None when it may spend.

@@ -42,7 +42,7 @@ from fractions import Fraction
 from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
-from .pools import build_pool
+from .pools import build_pool, check_total
 
 TONES = {
     "messy_critical": "mixed",
@@ -190,11 +190,12 @@ never wins, not even at difficulty 0 (a total failure).
             difficulty = read_whole(target_text, "The difficulty must be a whole number of successes",
                                     v5.check_difficulty)
         traits = None if numbers_only or roller is None else roller.traits
-        pool = build_pool(pool_text, traits)
+        pool = build_pool(pool_text, traits, bounded=False)
         dice, extra = pool.dice, ()
         if roller is not None and roller.get("impaired"):
             dice = max(1, dice - v5_sheet.IMPAIRED_PENALTY)
             extra = (("impaired", True),)
+        check_total(dice)  # the 50-dice limit counts the pool after Impairment
         return RollRequest(system=self.key, text=text, pool=pool, dice=dice,
                            target=1 if difficulty is None else difficulty, target_given=difficulty is not None,
                            options=frozenset(options), extra=extra)

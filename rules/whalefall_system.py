@@ -327,10 +327,13 @@ a partial failure."""
                             notes=(f"fails without rolling: {plural(request.dice, 'die', 'dice')}, "
                                    f"fewer than the {count} needed",), **common)
         success, partial = exact["success"], exact["partial"]
+        # Each outcome is a range of the chart's scores (dice that met the face): the display
+        # shows it as the sum of those rows, so the lines and the chart agree.
         chances = tuple(
-            Chance(key, ODDS_LABELS.get(key, OUTCOMES[key].label), probability, OUTCOMES[key].tone)
-            for key, probability in (("success", success), ("failure_partial", partial),
-                                     ("failure", 1 - success - partial))
+            Chance(key, ODDS_LABELS.get(key, OUTCOMES[key].label), probability, OUTCOMES[key].tone, scores)
+            for key, probability, scores in (("success", success, (count, None)),
+                                             ("failure_partial", partial, (1, count - 1)),
+                                             ("failure", 1 - success - partial, (0, 0)))
         )
         distribution = tuple(sorted(exact["distribution"].items()))
         expected = sum(k * p for k, p in distribution)

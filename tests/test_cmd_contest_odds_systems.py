@@ -327,7 +327,7 @@ class TestDiceCheck(ContestOddsTest):
         self.refused("/contest STR", "Write a contest as <your pool>:<their pool> with one colon, like STR:STR "
                      "<name> or Swords (Cut):12d(6+).", DICECHECK_USAGE)
         self.refused("/contest STR:STR Nobody", "There is no character called 'Nobody'.", DICECHECK_USAGE)
-        self.refused("/contest STR:51d(6+)", "A static check rolls from 1 to 50 dice.", DICECHECK_USAGE)
+        self.refused("/contest STR:51d(6+)", "That pool is 51 dice; pools are limited to 50.", DICECHECK_USAGE)
         self.refused("/contest/damage STR:3", "+odds/contest takes no other switch (/damage): it counts the contest "
                      "as an opposed +roll rolls it.", DICECHECK_USAGE)
 

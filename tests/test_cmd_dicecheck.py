@@ -154,6 +154,11 @@ class TestRefusals(DiceCheckTest):
         self.char1.set_trait("swords", 1)
         self.refused(CmdRoll, "Swords (Cut):EVA Char2", "You have no Swords Focus 'Cut'.")
 
+    def test_the_dice_limit_counts_the_pool_after_its_modifiers(self):
+        self.do(CmdRoll, "52d(6+)-5:3", [1] * 47,
+                {self.char2: "[Roll] Char rolls 52d(6+) - 5 = 47d(6+), vs TN 3\n"})
+        self.refused(CmdRoll, "52d(6+)-1:3", "That pool is 51 dice; pools are limited to 50.")
+
     def test_check_takes_no_sheet(self):
         self.refused(CmdCheck, "STR:3", "'STR' is on a sheet; only static checks like 12d(6+):3")
 
@@ -172,10 +177,34 @@ class TestRefusals(DiceCheckTest):
         self.assertIn("+odds Athletics (Grapple):Athletics (Grapple) <target>", CmdOdds().get_help(self.char1, None))
 
 
+class TestFocus(DiceCheckTest):
+    """The shared +stat speaks of a Focus, the system's own word, and reads `focus` too."""
+
+    def test_focus_is_added_and_removed_in_its_own_word(self):
+        from commands.sheet import CmdStat
+
+        self.char1.set_trait("swords", 2)
+        self.call(CmdStat(), "focus swords=Cut", "Added the Focus Cut to your Swords.")
+        self.call(CmdStat(), "spec swords=Stab", "Added the Focus Stab to your Swords.")
+        self.assertEqual(self.char1.specialties["swords"], ("Cut", "Stab"))
+        self.call(CmdStat(), "/remove focus swords=cut", "Removed the Focus Cut from your Swords.")
+        self.call(CmdStat(), "/remove focus athletics=Grapple", "Athletics has no Focuses.")
+        self.call(CmdStat(), "/remove swords=3", "/remove is for Focuses: +stat/remove focus <skill>=<focus>.")
+        self.call(CmdStat(), "focus =Cut", "Name the Skill: +stat focus <skill>=<focus>.")
+
+    def test_stat_help_names_the_focus(self):
+        from commands.sheet import CmdStat
+
+        self.assertIn("A Specialty is called a Focus here: +stat focus <skill>=<focus>.",
+                      CmdStat().get_help(self.char1, None))
+
+
 class TestOdds(DiceCheckTest):
     def test_attribute_odds(self):
+        # 0-4 Hits: 12.96%, 34.56% twice, 15.36%, 2.56%; the equal rows show 34.6% alike, and
+        # each outcome line is the sum of its rows (failure: 1-2 Hits, big botch: 0).
         out = self.call(CmdOdds(), "STR:3", "[Odds] Strength 4 = 4d(7+), vs TN 3\n  success    17.9%\n"
-                                            "  failure    69.1%\n  big botch  13.0%")
+                                            "  failure    69.2%\n  big botch  12.9%")
         # 4 dice at 7+ (p = 2/5): 3 or more hits = 4*(2/5)^3*(3/5) + (2/5)^4 = 112/625.
         self.assertEqual(dicecheck.odds(4, 7, 3)["success"], Fraction(112, 625))
         self.assertIn("by Degree of Success: DoS 1 17.9%", out)

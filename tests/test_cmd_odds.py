@@ -89,6 +89,48 @@ class TestRerollOdds(EvenniaCommandTest):
             "  best      reroll 1 7: Win 19.0%  Messy critical 0.0%  Expected successes 2.38",
         )
 
+    def test_best_is_keep_when_every_reroll_loses_the_sure_win(self):
+        from commands.rolls import CmdRoll
+        from commands.v5.willpower import CmdWillpower
+        from rules.randomness import FixedFaces, seeded
+
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([6, 7])):
+            self.call(CmdRoll(), "2 vs 2")  # 2 successes: a sure win
+        out = self.call(CmdOdds(), "/reroll", "[Odds] Willpower choices for your last roll (Dice: 6 7, vs 2):\n"
+                                             "  keep      Win 100.0%\n")
+        self.assertIn("\n  best      keep: no reroll gains (+willpower best spends nothing)", out)
+        self.assertNotIn("Win 50.0%", out.split("\n  best")[1])
+        self.call(CmdWillpower(), "best", "No reroll raises the chance to win")
+
+    def test_best_never_offers_fewer_successes_than_the_roll_has(self):
+        from commands.rolls import CmdRoll
+        from commands.v5.willpower import CmdWillpower
+        from rules.randomness import FixedFaces, seeded
+
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([7, 7, 7, 7, 7])):
+            self.call(CmdRoll(), "5 vs 3")  # 5 successes
+        out = self.call(CmdOdds(), "/reroll")
+        self.assertEqual(out.split("\n")[-1], "  best      keep: no reroll gains (+willpower best spends nothing)")
+        self.assertNotIn("Expected successes 4.50", out)
+        self.call(CmdWillpower(), "best", "No reroll raises the chance to win")
+
+    def test_best_is_the_reroll_willpower_best_makes(self):
+        from commands.rolls import CmdRoll
+        from commands.v5.willpower import CmdWillpower
+        from rules.randomness import FixedFaces, seeded
+
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([1, 2, 9])):
+            self.call(CmdRoll(), "3 vs 2")
+        out = self.call(CmdOdds(), "/reroll")
+        self.assertEqual(out.split("\n")[-1],
+                         "  best      reroll 1 2: Win 75.0%  Messy critical 0.0%  Expected successes 2.02")
+        with seeded(FixedFaces([3, 4])):
+            out = self.call(CmdWillpower(), "best")
+        self.assertIn("Willpower (best): rerolled 1 2 -> 3 4", out)
+
     def test_no_recent_roll(self):
         self.call(CmdOdds(), "/reroll", "You have no recent roll to reroll.")
 

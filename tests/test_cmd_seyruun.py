@@ -63,6 +63,23 @@ class TestSharedRolls(SeyruunTest):
         self.refused(CmdRoll, "/willpower 4 vs 2", "You have no Willpower left to spend.")
         self.assertEqual(RollEntry.objects.count(), 0)
 
+    def test_damage_roll_is_strength_plus_weapon_base(self):
+        self.char1.set_trait("strength", 3)
+        self.do(CmdRoll, "/damage str+3", [6, 7, 8, 1, 2, 3], {
+            self.char2: "[Roll] Char rolls Strength 3 + weapon base 3 = 6 dice\n"
+                        "  Dice: 6 7 8 1 2 3  =>  3 successes: solid (damage roll: Strength + weapon\n"
+                        "    base) [code "})
+        out = self.do(CmdRoll, "str+6/damage", [6] * 9)
+        self.assertIn(flat("[Roll] Char rolls Strength 3 + weapon base 6 = 9 dice"), flat(out))
+
+    def test_soak_roll_names_its_armour(self):
+        self.char1.set_trait("constitution", 2)
+        self.char1.set_trait("endurance", 1)
+        out = self.do(CmdRoll, "/soak con+endurance+2", [6, 1, 1, 1, 1])
+        self.assertIn(flat("[Roll] Char rolls Constitution 2 + Endurance 1 + armour 2 = 5 dice"), flat(out))
+        self.refused(CmdRoll, "/soak dex+stealth", "A soak roll is Constitution + Endurance + the armour, not "
+                     "Dexterity + Stealth\n  (e.g. +roll/soak con+endurance+2).")
+
     def test_wound_named_and_taken_off(self):
         self.call(CmdStat(), "wound=moderate", "Your Wound is now 2 (was 0).")
         out = self.do(CmdRoll, "dex+stealth", [6, 6, 6])

@@ -154,8 +154,8 @@ PLAYS = {
          "    [code {code}]"),
         ("+odds", "12d(6+):3", None,
          "[Odds] 12d(6+), vs TN 3\n"
-         "  success    98.0%\n"
-         "  failure     1.9%\n"
+         "  success    98.1%\n"
+         "  failure     1.8%\n"
          "  big botch   0.1%\n"
          "  by Degree of Success: DoS 1 17.5%, DoS 2 41.9%, DoS 3 38.4%, DoS 4 0.3%\n"
          "  Hits:\n"

@@ -161,6 +161,21 @@ class TestHealth(V20Test):
         self.assertIn("Wounded: -2 dice ignored (1 Willpower)", out)
         self.assertEqual(self.char1.trait("willpower temporary"), 1)
 
+    def test_willpower_and_ignorepain_together_are_refused(self):
+        self.char1.set_trait("willpower", 3)
+        self.call(CmdDamage(), "Anna=4 lethal")
+        entries = RollEntry.objects.count()
+        self.refused(CmdRoll, "/willpower/ignorepain dex+brawl vs 6",
+                     "At most 1 Willpower can be spent on an action: use /willpower or /ignorepain, not both.")
+        self.assertEqual(self.char1.trait("willpower temporary"), 3)
+        self.assertEqual(RollEntry.objects.count(), entries)
+
+    def test_the_dice_limit_counts_the_pool_after_the_wound_penalty(self):
+        self.call(CmdDamage(), "Anna=4 lethal")  # Wounded: -2 dice
+        out = self.roll("52", [2] * 50)
+        self.assertTrue(out.startswith("[Roll] Anna rolls 52 - 2 Wounded = 50 dice, difficulty 6\n"), out)
+        self.refused(CmdRoll, "53", "That pool is 51 dice; pools are limited to 50.")
+
     def test_staff_only(self):
         self.refused(CmdDamage, "Anna=3 lethal", "Only staff deal damage", caller=self.char2)
         self.refused(CmdHeal, "Anna=1 lethal", "Only staff heal another character", caller=self.char2)

@@ -152,6 +152,12 @@ class TestStainsAndImpaired(TableTest):
         self.assertIn("Dexterity 3 - 2 Impaired (1 die), Hunger 2, vs 1", flat)
         self.assertIn("Impaired (Stains beyond Humanity): -2 dice until the Remorse test", flat)
 
+    def test_the_dice_limit_counts_the_pool_after_impairment(self):
+        self.char1.set_trait("stains", 4)
+        out = self.do(CmdRoll, "52", [2] * 50)
+        self.assertTrue(out.startswith("[Roll] Char rolls 52 - 2 Impaired (50 dice), Hunger 2"), out)
+        self.refused(CmdRoll, "53", "That pool is 51 dice; pools are limited to 50.")
+
     def test_impaired_odds_and_frenzy(self):
         self.char1.set_trait("stains", 4)
         out = self.do(CmdOdds, "dex+athletics vs 1", [])

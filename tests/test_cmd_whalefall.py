@@ -140,10 +140,28 @@ class TestOdds(WhalefallTest):
                   "  expected dice at 5+: 1.80", caller=self.char2)
 
     def test_d8_odds(self):
-        # 4d8 at 5+: p = 1/2 each: success 11/16, partial 4/16, none 1/16.
-        out = self.call(CmdOdds(), "4d8 vs (5,2)", "[Odds] 4d8, vs (5,2)\n  success               68.8%\n"
+        # 4d8 at 5+: p = 1/2 each: success 11/16, partial 4/16, none 1/16. The chart's two
+        # 6.25% rows show 6.2% alike (the tenth left cannot go to both), so the success, the
+        # sum of its rows 2 to 4, is 68.7%.
+        out = self.call(CmdOdds(), "4d8 vs (5,2)", "[Odds] 4d8, vs (5,2)\n  success               68.7%\n"
                                                    "  failure (partial)     25.0%\n  failure (no die met)   6.2%")
         self.assertIn("Dice at 5+:", out)
+
+    def test_one_chance_one_number_and_equal_chances_equal(self):
+        # 4 dice at 5+ (p = 3/5): none 2.56%, 1 15.36%, 2 and 3 34.56% each, 4 12.96%.
+        self.char2.set_trait("athletics", 4)
+        self.call(CmdOdds(), "athletics vs (5,2)",
+                  "[Odds] Athletics 4 (4d10), vs (5,2)\n"
+                  "  success               82.1%\n"
+                  "  failure (partial)     15.3%\n"
+                  "  failure (no die met)   2.6%\n"
+                  "  expected dice at 5+: 2.40\n"
+                  "  Dice at 5+:\n"
+                  "  0   2.6% ###\n"
+                  "  1  15.3% ##################\n"
+                  "  2  34.6% " + "#" * 40 + "\n"
+                  "  3  34.6% " + "#" * 40 + "\n"
+                  "  4  12.9% ###############", caller=self.char2)
 
     def test_automatic_failure_odds(self):
         self.call(CmdOdds(), "1 vs (5,2)", "[Odds] 1d10, vs (5,2)\n  automatic failure  100.0%\n"

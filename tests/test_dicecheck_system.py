@@ -196,7 +196,8 @@ def test_untrained_skill_rolls_the_attribute():
     ("STR:3 Bob", "A TN of 3 needs no target: drop 'Bob'."),
     ("STR:51", "A target number is from 0 to 50 hits."),
     ("12d(11+):3", "A threshold is from 1+ to 10+."),
-    ("60d(6+):3", "A static check rolls from 1 to 50 dice."),
+    ("60d(6+):3", "That pool is 60 dice; pools are limited to 50."),
+    ("52d(6+)-1:3", "That pool is 51 dice; pools are limited to 50."),
     ("STR+60:3", "That pool is 64 dice; pools are limited to 50."),
     ("STR:EVA (Dodge) Bob", "Evasion has no Focus."),
 ])
@@ -257,12 +258,26 @@ def test_odds_equal_the_modules_exact_odds_and_icepool(text, pool, threshold, tn
     assert odds.noun == ("hit", "hits")
 
 
-def test_esmera_odds_notes_split_success_by_degree():
+def test_esmera_odds_split_success_by_degree_and_agree_with_the_chart():
+    from rules.display import format_odds, strip_markup
+
     odds = SYSTEM.odds(SYSTEM.parse("11d(6+):4", numbers_only=True))
-    exact = dicecheck.odds(11, 6, 4)
-    expected = ", ".join(f"DoS {d} {float(p) * 100:.1f}%" for d, p in sorted(exact["dos"].items()) if d)
-    assert odds.notes == (f"by Degree of Success: {expected}",)
-    assert sum(p for d, p in exact["dos"].items() if d) == odds.chance("success")
+    title, key, parts = odds.breakdown
+    assert (title, key) == ("by Degree of Success", "success")
+    hits = icepool_hits(11, 6)
+    total = hits.denominator()
+    # Against an independent count: DoS 1 is 4-5 Hits, DoS 2 6-7, DoS 3 8-11.
+    for part, (low, high) in zip(parts, ((4, 5), (6, 7), (8, 11))):
+        assert part.probability == Fraction(sum(hits.quantity(h) for h in range(low, high + 1)), total)
+    assert sum(p.probability for p in parts) == odds.chance("success")
+    text = strip_markup(format_odds(odds))
+    rows = {m[0]: Fraction(m[1]) for m in re.findall(r"^ +([≤≥]? ?\d+) +(\d+\.\d)% #", text, re.M)}
+    line = re.search(r"by Degree of Success: DoS 1 (\S+)%, DoS 2 (\S+)%, DoS 3 (\S+)%", text)
+    high = rows["8"] + rows["9"] + rows["≥ 10"]
+    assert [Fraction(x) for x in line.groups()] == [rows["4"] + rows["5"], rows["6"] + rows["7"], high]
+    assert line.group(1) == line.group(2)  # 4-5 and 6-7 Hits are exactly as likely: equal figures
+    success = Fraction(re.search(r"success +(\d+\.\d)%", text).group(1))
+    assert success == rows["4"] + rows["5"] + rows["6"] + rows["7"] + high
 
 
 @pytest.mark.parametrize("active, a_th, other, o_th", [(7, 7, 7, 7), (4, 6, 9, 5), (0, 7, 3, 10), (12, 5, 1, 9)])

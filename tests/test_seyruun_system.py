@@ -389,7 +389,7 @@ def test_record_is_json_and_its_view_round_trips():
         "system": "seyruun", "dice": [10, 10, 1, 2, 3, 6, 7, 8, 9, 5], "difficulty": 3,
         "difficulty_given": True, "successes": 8, "outcome": "supernatural_brilliance", "chance": False,
         "enhanced_critical": True, "pool": 12, "overflow": 2, "attribute": 3, "untrained": False,
-        "bonus_cut": 2, "willpower": True, "wound": None, "actions": 2,
+        "bonus_cut": 2, "willpower": True, "wound": None, "actions": 2, "kind": None,
     }
 
 
@@ -506,7 +506,7 @@ def test_odds_label_of_a_single_top_value():
 def test_system_is_registered_shape():
     assert check_system(SYSTEM) is SYSTEM
     assert SYSTEM.key == "seyruun" and SYSTEM.title == "Seyruun"
-    assert set(SYSTEM.roll_switches) == {"willpower", "multi"}
+    assert set(SYSTEM.roll_switches) == {"willpower", "multi", "damage", "soak"}
 
 
 def test_defaults_and_clamp():
@@ -667,3 +667,47 @@ def test_busy_roll_and_odds_fit_80_columns_through_the_display():
     lines = display.format_roll(view, "Anna", comment="past the guard").split("\n")
     lines += display.format_odds(SYSTEM.odds(request, who), width=80).split("\n")
     assert all(display.visible_len(line) <= 80 for line in lines)
+
+
+# ---------------------------------------------------------------- damage and soak rolls
+
+
+def test_damage_is_strength_plus_weapon_base_with_no_untrained_die_lost():
+    request, result, view = play("str+3", [6, 7, 8, 1, 2], switches={"damage"}, who=roller(strength=2))
+    assert request.dice == 5 and request.option("damage")
+    assert view.pool == "Strength 2 + weapon base 3 = 5 dice"
+    assert view.notes == ("damage roll: Strength + weapon base",)
+    assert result.successes == 3
+
+
+def test_a_weapon_base_above_five_is_the_pool_not_a_capped_bonus():
+    request, _, view = play("str+6", [6] * 9, switches={"damage"}, who=roller(strength=3))
+    assert request.dice == 9 and view.pool == "Strength 3 + weapon base 6 = 9 dice"
+    # Without /damage the same pool is an untrained roll with a bonus cut to +5.
+    plain = SYSTEM.parse("str+6", frozenset(), roller(strength=3))
+    assert plain.dice == 7 and plain.pool.notes()[:2] == (
+        "untrained: -1 die", "external bonuses +6 capped at +5 (1 die cut)")
+
+
+def test_soak_is_constitution_endurance_armour_and_the_ending_works():
+    who = roller(constitution=2, endurance=0)
+    request, _, view = play("con+endurance+2/soak", [6, 6, 6, 6], who=who)
+    assert request.dice == 4 and request.option("soak")
+    assert view.pool == "Constitution 2 + Endurance 0 + armour 2 = 4 dice"
+    assert view.notes == ("soak roll: Constitution + Endurance + armour",)
+
+
+@pytest.mark.parametrize("text, switches, message", [
+    ("dex+3", {"damage"}, "A damage roll is Strength + the weapon base, not Dexterity (e.g. +roll/damage str+3)."),
+    ("str+brawl", {"damage"}, "A damage roll is Strength + the weapon base, not Strength + Brawl (e.g. "
+                              "+roll/damage str+3)."),
+    ("dex+stealth", {"soak"}, "A soak roll is Constitution + Endurance + the armour, not Dexterity + Stealth "
+                              "(e.g. +roll/soak con+endurance+2)."),
+    ("str+3", {"damage", "soak"}, "A roll is either damage or soak: use /damage or /soak, not both."),
+    ("str+3/multi 2", {"damage"}, "A damage roll is not an action of its own: /multi does not go with /damage."),
+    ("str+3/damage 3", (), "'/damage' takes no number: put the weapon base in the pool (+roll/damage str+3)."),
+])
+def test_damage_and_soak_refusals(text, switches, message):
+    with pytest.raises(DiceError) as refused:
+        SYSTEM.parse(text, frozenset(switches), roller())
+    assert str(refused.value) == message

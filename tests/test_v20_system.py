@@ -259,13 +259,23 @@ def test_incapacitated_cannot_roll():
 
 
 def test_ignorepain_costs_willpower():
-    request, _, view = play("dex+brawl", [6] * 5, switches={"ignorepain", "willpower"},
-                            extra={"health lethal": 4})
+    request, _, view = play("dex+brawl", [6] * 5, switches={"ignorepain"}, extra={"health lethal": 4})
     assert request.dice == 5 and view.pool == "Dexterity 3 + Brawl 2 = 5 dice"
-    assert SYSTEM.costs(request) == {"willpower temporary": 2}
+    assert SYSTEM.costs(request) == {"willpower temporary": 1}
     assert view.notes[0] == "Wounded: -2 dice ignored (1 Willpower)"
     with pytest.raises(DiceError, match="no wound penalty"):
         SYSTEM.parse("dex", {"ignorepain"}, roller=roller())
+
+
+def test_one_willpower_an_action():
+    """/willpower with /ignorepain would spend 2 points on one action: refused, odds too."""
+    wounded = roller({"health lethal": 4, "willpower": 5, "willpower temporary": 5})
+    message = "At most 1 Willpower can be spent on an action: use /willpower or /ignorepain, not both."
+    for numbers_only in (False, True):
+        with pytest.raises(DiceError) as refused:
+            SYSTEM.parse("dex+brawl" if not numbers_only else "5", {"ignorepain", "willpower"}, roller=wounded,
+                         numbers_only=numbers_only)
+        assert str(refused.value) == message
 
 
 # ---------------------------------------------------------------- /auto and /retry

@@ -326,3 +326,18 @@ def test_reroll_improves_compares_with_keeping_the_roll():
     messy_win = v5.evaluate([10, 7, 8], [6, 10], 3)
     assert v5_odds.best_reroll(messy_win) == (0,)
     assert reroll_improves(messy_win, (0,))
+
+
+def test_willpower_choice_best_keeps_when_no_reroll_gains():
+    """+willpower best and +odds/reroll share this choice: never worse than keeping the dice."""
+    sure = v5.evaluate([6, 7], [], 2)
+    picks, refused = v5_odds.willpower_choice(sure, "best")
+    assert picks == (0,) and refused == v5_odds.NOT_WORTHWHILE
+    five = v5.evaluate([7, 7, 7, 7, 7], [], 3)
+    assert v5_odds.willpower_choice(five, "best")[1] == v5_odds.NOT_WORTHWHILE
+    # One part of a whole (a contest side): the successes count, and rerolling a 7 loses some.
+    assert v5_odds.willpower_choice(five, "best", judged_alone=False) == ((0,), v5_odds.NO_BETTER)
+    with_fail = v5.evaluate([2, 7, 7], [], 1)
+    assert v5_odds.willpower_choice(with_fail, "best", judged_alone=False) == ((0,), None)
+    assert v5_odds.willpower_choice(with_fail, "failures", judged_alone=False) == ((0,), None)
+    assert v5_odds.reroll_odds(with_fail, (0,))["expected_successes"] > 2

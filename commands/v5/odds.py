@@ -11,15 +11,27 @@ from .display import format_faces
 from .willpower import rerollable_roll
 
 
-def format_strategies(result):
-    """One line per Willpower choice for a roll on the table: which dice, then the chances."""
+KEEP = "keep: no reroll gains (+willpower best spends nothing)"
+NO_GAIN = "no gain (+willpower {name} spends nothing)"
+
+
+def format_strategies(result, judged_alone=True):
+    """
+    One line per Willpower choice for a roll on the table: which dice, then the chances. Each
+    strategy is what `+willpower` would do (`rules.v5_odds.willpower_choice`): `best` says
+    "keep" when no reroll gains, and a strategy `+willpower` would refuse says so.
+    """
     lines = []
     keep = v5_odds.reroll_odds(result, ())
     lines.append(f"  {'keep':<9} Win {percent(keep['win'])}")
     for name in v5.REROLL_STRATEGIES:
-        picks = v5_odds.best_reroll(result) if name == "best" else v5.choose_reroll(result, name)
+        picks, refused = v5_odds.willpower_choice(result, name, judged_alone)
         if not picks:
             lines.append(f"  {name:<9} (no dice to reroll)")
+            continue
+        if refused:
+            faces = " ".join(str(result.regular[i]) for i in picks)
+            lines.append(f"  {name:<9} " + (KEEP if name == "best" else f"reroll {faces}: " + NO_GAIN.format(name=name)))
             continue
         chances = v5_odds.reroll_odds(result, picks)
         faces = " ".join(str(result.regular[i]) for i in picks)
@@ -32,8 +44,8 @@ def format_strategies(result):
 
 
 def reroll_advice(cmd):
-    _, result = rerollable_roll(cmd.caller)
+    last, result = rerollable_roll(cmd.caller)
     if not result.regular:
         raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
     cmd.msg(f"|w[Odds]|n Willpower choices for your last roll "
-            f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result))
+            f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result, last.judged_alone))

@@ -19,7 +19,9 @@ team's dice): a reroll by one participant is written into the others' kept rolls
 - Not rerollable: Rouse checks (Blood Potency rerolls those), Remorse tests, frenzy tests
   (Willpower tests are not rerolled with Willpower), and an NPC's dice rolled by staff.
 - `best` picks the dice that maximise the exact chance to win (`rules.v5_odds.best_reroll`),
-  then the lowest messy-critical chance, then the most expected successes. Any strategy is
+  then the lowest messy-critical chance, then the most expected successes, and keeps the roll
+  (refused, nothing spent) when no reroll beats keeping it; `+odds/reroll` shows this very
+  choice (`rules.v5_odds.willpower_choice`). Any strategy is
   refused with nothing spent when its dice neither raise the chance to win nor lower the
   chance of a messy critical (`rules.v5_odds.refusal`; `crits` may also raise the chance of a
   critical). Rating rolls (`+roll willpower`, `+roll humanity`) are never rerolled.
@@ -274,9 +276,8 @@ def choose_dice(result, strategy, faces, judged_alone=True):
         return v5.choose_faces(result, faces)
     if not result.regular:
         raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
-    picks = v5_odds.strategy_picks(result, strategy)
-    refusal = v5_odds.refusal(result, strategy, picks)
-    if refusal and (judged_alone or not picks):
+    picks, refusal = v5_odds.willpower_choice(result, strategy, judged_alone)
+    if refusal:
         raise DiceError(refusal)
     return picks
 

@@ -59,5 +59,5 @@ def test_dicecheck_over_telnet(new_player):
     out = alice.command("+odds 12d(6+):3", "Hits:")
     out += alice.read_available()
     assert "[Odds] 12d(6+), vs TN 3" in out
-    assert "success    98.0%" in out
+    assert "success    98.1%" in out
     assert "Traceback" not in out + seen
