@@ -1,52 +1,35 @@
 """
-Input functions
+Input functions: what a client may call besides typing a line (loaded through
+`settings.INPUT_FUNC_MODULES`, after Evennia's own, so a function here replaces Evennia's of the
+same name). Every global function defined here is an inputfunc: `name(session, *args, **kwargs)`.
 
-Input functions are always called from the client (they handle server
-input, hence the name).
-
-This module is loaded by being included in the
-`settings.INPUT_FUNC_MODULES` tuple.
-
-All *global functions* included in this module are considered
-input-handler functions and can be called by the client to handle
-input.
-
-An input function must have the following call signature:
-
-    cmdname(session, *args, **kwargs)
-
-Where session will be the active session and *args, **kwargs are extra
-incoming arguments and keyword properties.
-
-A special command is the "default" command, which is will be called
-when no other cmdname matches. It also receives the non-found cmdname
-as argument.
-
-    default(session, cmdname, *args, **kwargs)
-
+- `client_options`: Evennia's, with the screen sizes checked first. The web client and GMCP's
+  `Core.Options` (`client_options` over telnet) report `screenwidth`/`screenheight`; Evennia
+  reads them with `int()`, so `"abc"` logged a traceback and threw away every other option
+  sent with it, and `10**30` became the width every reply was laid out for. Here a size is
+  held within `server.conf.inputfilter.SIZE_BOUNDS` (20-250 columns, 10-200 lines) and one
+  that is not a whole number is left out, quietly: the session keeps the size it had and the
+  other options still apply. (The session's flags bound the sizes again whatever the road:
+  `server.conf.serversession.BoundedFlags`.)
 """
 
-# def oob_echo(session, *args, **kwargs):
-#     """
-#     Example echo function. Echoes args, kwargs sent to it.
-#
-#     Args:
-#         session (Session): The Session to receive the echo.
-#         args (list of str): Echo text.
-#         kwargs (dict of str, optional): Keyed echo text
-#
-#     """
-#     session.msg(oob=("echo", args, kwargs))
-#
-#
-# def default(session, cmdname, *args, **kwargs):
-#     """
-#     Handles commands without a matching inputhandler func.
-#
-#     Args:
-#         session (Session): The active Session.
-#         cmdname (str): The (unmatched) command name
-#         args, kwargs (any): Arguments to function.
-#
-#     """
-#     pass
+from evennia.server import inputfuncs as _stock
+
+from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+
+
+def client_options(session, *args, **kwargs):
+    """The client's name and capabilities (Evennia's `client_options`), sizes bounded first."""
+    if not kwargs or kwargs.get("get", False):
+        return _stock.client_options(session, *args, **kwargs)
+    checked = {}
+    for key, value in kwargs.items():
+        name = str(key).upper()
+        if name in SIZE_BOUNDS:
+            sizes = bounded_size(name, value)
+            if sizes is None or 0 not in sizes:
+                continue
+            value = sizes[0]
+        checked[key] = value
+    if checked:
+        _stock.client_options(session, *args, **checked)
