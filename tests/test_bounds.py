@@ -176,3 +176,31 @@ class TestWideClient(EvenniaCommandTest):
         self.assertEqual([len(line) for line in bars], [250] * 10)
         self.assertTrue(bars[8].startswith(" 9 " + "#" * 87 + ":" + "#" * 146 + " 4 (exp. 1.5)"), bars[8])
         self.assertNotIn("Traceback", wide)
+
+
+# ------------------------------------------------------------------ one reply's size
+
+
+def test_a_reply_has_at_most_1000_lines():
+    session = _session()
+    session.data_out(text=("\n".join(f"line {i}" for i in range(5000)), {"type": "look"}))
+    text, options = session.sessionhandler.data_out.call_args.kwargs["text"]
+    lines = text.split("\n")
+    assert len(lines) == 1001
+    assert lines[999] == "line 999"
+    assert lines[-1] == "|n(4,000 more lines were not shown.)"
+    assert options == {"type": "look"}
+
+
+def test_a_reply_has_at_most_200000_characters():
+    session = _session()
+    session.data_out(text="|r" + "x" * 150_000 + "\n" + "y" * 100_000)
+    text = session.sessionhandler.data_out.call_args.kwargs["text"]
+    assert text == "|r" + "x" * 150_000 + "\n|n(1 more line was not shown.)"
+
+
+def test_a_normal_reply_is_untouched():
+    session = _session()
+    reply = "\n".join(["x" * 250] * 700)
+    session.data_out(text=reply, prompt=">")
+    assert session.sessionhandler.data_out.call_args.kwargs == {"text": reply, "prompt": ">"}

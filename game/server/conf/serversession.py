@@ -30,6 +30,12 @@ later lines wait in its own queue (`MAX_WAITING` of them; more get Evennia's
 of each busy player, never for a burst. Input that a command of this session injects while it
 runs (`session.execute_cmd`) runs at once, as in stock Evennia.
 
+**One reply's size.** Whatever a command builds, one text sent to a client is at most
+`MAX_REPLY_LINES` lines and `MAX_REPLY_CHARS` characters (`bounded_reply`); the rest is cut
+at a line's end with a line saying how much was left out, and the cut is logged. The bounded
+width keeps every reply of ours far below this: it is the backstop for what a player can make
+any command print.
+
 settings.py enables it with `SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"`.
 """
 
@@ -44,6 +50,25 @@ from server.conf.inputfilter import bounded_sizes, clean_data
 #: Lines a session may have waiting for their turn (the Portal already lets through at most
 #: MAX_COMMAND_RATE a second); a paste of a few dozen commands still runs whole.
 MAX_WAITING = 50
+#: One reply's size: far above any reply of ours at 250 columns (a full +rolls page, the help
+#: index), far below what stalls a client or the Portal.
+MAX_REPLY_LINES = 1000
+MAX_REPLY_CHARS = 200_000
+CUT_NOTE = "|n({count:,} more {lines} not shown.)"
+
+
+def bounded_reply(text):
+    """`text` (a str) cut to `MAX_REPLY_LINES` lines and `MAX_REPLY_CHARS` characters, or None
+    when it fits."""
+    if len(text) <= MAX_REPLY_CHARS and text.count("\n") < MAX_REPLY_LINES:
+        return None
+    lines = text[: MAX_REPLY_CHARS].split("\n")[:MAX_REPLY_LINES]
+    if len(text) > MAX_REPLY_CHARS and len(lines) > 1:
+        lines.pop()  # a line cut short, perhaps inside a markup code
+    kept = "\n".join(lines).rstrip("|")
+    left = text.count("\n") + 1 - len(lines)
+    left = max(left, 1)
+    return f"{kept}\n{CUT_NOTE.format(count=left, lines='line was' if left == 1 else 'lines were')}"
 
 
 class BoundedFlags(dict):
@@ -90,6 +115,19 @@ class ServerSession(BaseServerSession):
     @protocol_flags.setter
     def protocol_flags(self, flags):
         self._bounded_flags = BoundedFlags(flags or {})
+
+    def data_out(self, **kwargs):
+        """What goes to the client; a text longer than one reply may be is cut (see above)."""
+        text = kwargs.get("text")
+        body = text[0] if isinstance(text, (tuple, list)) and text else text
+        if isinstance(body, str):
+            cut = bounded_reply(body)
+            if cut is not None:
+                from evennia.utils import logger
+
+                logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
+                kwargs["text"] = (cut, *text[1:]) if isinstance(text, (tuple, list)) else cut
+        super().data_out(**kwargs)
 
     def data_in(self, **kwargs):
         """
