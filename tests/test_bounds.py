@@ -204,3 +204,19 @@ def test_a_normal_reply_is_untouched():
     reply = "\n".join(["x" * 250] * 700)
     session.data_out(text=reply, prompt=">")
     assert session.sessionhandler.data_out.call_args.kwargs == {"text": reply, "prompt": ">"}
+
+
+def test_a_line_over_the_char_limit_is_refused_whatever_the_protocol():
+    """The Portal's check measured the web client's [args, kwargs] pair (2), not the line."""
+    from django.conf import settings
+
+    session = _session()
+    session.msg = MagicMock()
+    session.data_in(text=(["say " + "x" * 6000], {}))
+    session.sessionhandler.call_inputfuncs.assert_not_called()
+    session.msg.assert_called_once_with(text=settings.MAX_CHAR_LIMIT_WARNING)
+    assert settings.MAX_CHAR_LIMIT_WARNING == ("You entered a string that was too long. "
+                                               "Please break it up into multiple parts.")
+    session = _session()
+    session.data_in(text=(["say " + "x" * 5996], {}))  # 6,000: allowed
+    session.sessionhandler.call_inputfuncs.assert_called_once()

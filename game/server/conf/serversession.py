@@ -30,6 +30,13 @@ later lines wait in its own queue (`MAX_WAITING` of them; more get Evennia's
 of each busy player, never for a burst. Input that a command of this session injects while it
 runs (`session.execute_cmd`) runs at once, as in stock Evennia.
 
+**One line's size.** Evennia's Portal refuses a typed line over `MAX_CHAR_LIMIT` (6,000)
+characters, but it measures `len()` of what the protocol hands it: a telnet line, yet for the
+web client the `[args, kwargs]` pair, always 2 long, so a web client's line of any length got
+through. `data_in` measures the line itself, for every protocol, and answers a longer one with
+Evennia's `MAX_CHAR_LIMIT_WARNING`. (The Portal's `MAX_COMMAND_RATE`, 80 lines a second, let
+a burst of 60 through: taking turns, above, is what protects the others.)
+
 **One reply's size.** Whatever a command builds, one text sent to a client is at most
 `MAX_REPLY_LINES` lines and `MAX_REPLY_CHARS` characters (`bounded_reply`); the rest is cut
 at a line's end with a line saying how much was left out, and the cut is logged. The bounded
@@ -134,6 +141,9 @@ class ServerSession(BaseServerSession):
         Incoming data, `{"inputfunc": ((args), {kwargs}), ...}`, filtered, then run now or
         after everyone else's waiting input (see "Taking turns" above).
         """
+        if self._too_long(kwargs.get("text")):
+            self.msg(text=settings.MAX_CHAR_LIMIT_WARNING)
+            return
         cleaned = self._cleaned(kwargs)
         if getattr(self, "_running", False):
             super().data_in(**cleaned)
@@ -146,6 +156,19 @@ class ServerSession(BaseServerSession):
             waiting.append(cleaned)
             return
         self._run(cleaned)
+
+    @staticmethod
+    def _too_long(text):
+        """Whether a typed line (`text` as the inputfunc gets it) is over MAX_CHAR_LIMIT."""
+        limit = settings.MAX_CHAR_LIMIT
+        if limit <= 0 or not text:
+            return False
+        try:
+            args = text[0]
+        except (TypeError, IndexError, KeyError):
+            return False
+        line = args[0] if isinstance(args, (list, tuple)) and args else args
+        return isinstance(line, (str, bytes)) and len(line) > limit
 
     @staticmethod
     def _cleaned(kwargs):
