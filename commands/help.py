@@ -149,7 +149,10 @@ def bounded_topic(topic):
 
 
 class CmdHelp(_StockHelp):
-    __doc__ = _StockHelp.__doc__
+    __doc__ = _StockHelp.__doc__.rstrip() + (
+        "\n\nA topic is at most 4 words and 60 characters. A * at the end of a word"
+        "\nfinds every topic starting so (help +ro*); ~ ^ and : are read as spaces.\n"
+    )
 
     def parse(self):
         self.args = self.args[: MAX_TOPIC_LENGTH * 4]  # room for /subtopics; the rest is not read

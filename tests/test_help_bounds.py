@@ -134,3 +134,13 @@ def test_too_many_waiting_lines_get_the_rate_warning():
     while session.turns:
         session.turns.pop(0)()
     assert [line for _, line in ran] == [f"x{i}" for i in range(MAX_WAITING + 1)]
+
+
+class TestHelpOnHelp(EvenniaCommandTest):
+    def test_help_help_says_the_bounds(self):
+        from commands.default_cmdsets import CharacterCmdSet
+        from commands.help import CmdHelp
+
+        out = self.call(CmdHelp(), "help", cmdset=CharacterCmdSet())
+        self.assertIn("A topic is at most 4 words and 60 characters. A * at the end of a word\n"
+                      "finds every topic starting so (help +ro*); ~ ^ and : are read as spaces.", out)
