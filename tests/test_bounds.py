@@ -220,3 +220,32 @@ def test_a_line_over_the_char_limit_is_refused_whatever_the_protocol():
     session = _session()
     session.data_in(text=(["say " + "x" * 5996], {}))  # 6,000: allowed
     session.sessionhandler.call_inputfuncs.assert_called_once()
+
+
+class TestOptionCommand(EvenniaCommandTest):
+    def option(self, args):
+        from unittest.mock import patch
+
+        from commands.options import CmdOption
+
+        with patch.object(type(self.session.sessionhandler), "session_portal_sync"):  # no Portal here
+            return self.call(CmdOption(), args, caller=self.account)
+
+    def test_a_huge_width_is_set_as_250_and_says_so(self):
+        self.session.protocol_flags["SCREENWIDTH"] = {0: 80}
+        out = self.option("screenwidth=3000000")
+        self.assertEqual(out.split("\n")[0], "Option SCREENWIDTH was changed from '{0: 80}' to '{0: 250}'.")
+        self.assertEqual(self.session.protocol_flags["SCREENWIDTH"], {0: 250})
+
+    def test_garbage_is_one_line_and_changes_nothing(self):
+        self.session.protocol_flags["SCREENWIDTH"] = {0: 80}
+        self.assertEqual(self.option("screenwidth=abc"), "The screen width is a whole number from 20 to 250, not 'abc'.")
+        self.assertEqual(self.option("screenheight=1e30"),
+                         "The screen height is a whole number from 10 to 200, not '1e30'.")
+        self.assertEqual(self.session.protocol_flags["SCREENWIDTH"], {0: 80})
+
+    def test_the_account_has_it(self):
+        from commands.default_cmdsets import AccountCmdSet
+        from commands.options import CmdOption
+
+        self.assertTrue(any(isinstance(cmd, CmdOption) for cmd in AccountCmdSet().commands))
