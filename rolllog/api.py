@@ -486,10 +486,13 @@ def own_character_ids(viewer):
         ids.add(viewer.id)
     account = _account_of(viewer)
     if account is not None and getattr(account, "id", None):
+        # Read, not `account.characters.all()`: that saves the list back to the database on
+        # every call (Evennia's handler drops deleted characters first), a write per look-up.
         try:
-            ids.update(obj.id for obj in account.characters.all() if obj)
+            playable = account.attributes.get("_playable_characters", default=None) or []
         except AttributeError:
-            pass
+            playable = []
+        ids.update(obj.id for obj in playable if obj and getattr(obj, "id", None))
         # Characters it puppets now (not always on its list of playable characters).
         from evennia.objects.models import ObjectDB
 
