@@ -64,6 +64,11 @@ def test_flags_bound_sizes_however_they_are_set():
     assert flags["SCREENWIDTH"] == {0: 20}
     flags.setdefault("SCREENHEIGHT", {0: 9999})
     assert flags["SCREENHEIGHT"] == {0: 10}
+    flags |= {"SCREENWIDTH": {0: 10**9}}
+    assert flags["SCREENWIDTH"] == {0: 250}
+    flags["SCREENWIDTH"] = {1: 100}  # no main window: Evennia reads [0]
+    flags["SCREENWIDTH"] = {0: 90, 1: 10**6}
+    assert flags["SCREENWIDTH"] == {0: 90, 1: 250}
 
 
 def test_flags_from_the_portal_and_saved_options_are_bounded():

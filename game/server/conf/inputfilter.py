@@ -116,7 +116,8 @@ def bounded_size(name, value):
         number = reported_number(size)
         if number and number > 0 and isinstance(window, int):
             sizes[window] = max(low, min(high, number))
-    return sizes or None
+    # Window 0 (the main one) must be there: Evennia reads `flags["SCREENWIDTH"][0]`.
+    return sizes if 0 in sizes else None
 
 
 def bounded_sizes(flags):

@@ -93,6 +93,10 @@ class BoundedFlags(dict):
         for name, bounded in bounded_sizes(dict(*args, **kwargs)).items():
             super().__setitem__(name, bounded)
 
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
     def setdefault(self, key, default=None):
         if key not in self:
             self[key] = default
