@@ -91,3 +91,10 @@ class TestPlayerErrors(EvenniaCommandTest):
         self.assertIn("OverflowError: cannot fit 'int' into an index-sized integer", logged)
         self.assertIn(f"error {ref}:", logged)
         self.assertEqual(self.said(), [f"Something went wrong; staff have been told (error {ref})."])
+
+    def test_the_server_installs_it_at_start(self):
+        from server.conf import at_server_startstop, player_errors
+
+        cmdhandler._msg_err = self._original
+        at_server_startstop.at_server_init()
+        self.assertIs(cmdhandler._msg_err, player_errors.report_error)
