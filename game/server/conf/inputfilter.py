@@ -4,8 +4,8 @@ The global input filter: what a client may put into a line of input.
 Every line a client sends (telnet, SSH, the web client over websocket or AJAX, before login
 as well as after) passes through `clean_line` before any command, stock Evennia ones included,
 sees it. The hook is `server.conf.serversession.ServerSession.data_in` (see there for why it
-is that hook); this module is the filter itself, standard library only, so commands and tests
-can use it too.
+is that hook); this module is the filter itself, the standard library and `rules.display`'s
+width bounds only (no Evennia), so commands and tests can use it too.
 
 Removed:
 
