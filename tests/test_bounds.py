@@ -132,7 +132,9 @@ def test_the_game_uses_our_client_options():
 
     from server.conf import inputfuncs
 
-    assert _INPUT_FUNCS["client_options"] is inputfuncs.client_options
+    for name in ("client_options", "hello", "supports_set"):  # and GMCP's Core.Hello, Core.Supports.Set
+        assert _INPUT_FUNCS[name] is inputfuncs.client_options, name
+    assert _INPUT_FUNCS["webclient_options"] is inputfuncs.webclient_options
 
 
 # ------------------------------------------------------------------ what a reply is laid out for
@@ -254,3 +256,24 @@ class TestOptionCommand(EvenniaCommandTest):
         from commands.options import CmdOption
 
         self.assertTrue(any(isinstance(cmd, CmdOption) for cmd in AccountCmdSet().commands))
+
+
+class TestWebclientOptions(EvenniaCommandTest):
+    def test_what_the_web_client_keeps_is_bounded(self):
+        from unittest.mock import patch
+
+        from server.conf import inputfuncs
+
+        session = MagicMock(account=self.account, sessid=1)
+        inputfuncs.webclient_options(session, HotButtons=["+roll 3"] * 10, cmdid=4)
+        self.assertEqual(list(self.account.db._saved_webclient_options["HotButtons"]), ["+roll 3"] * 10)
+        with patch("evennia.utils.logger.log_warn") as warn:
+            inputfuncs.webclient_options(session, layout="x" * 30_000)
+        self.assertNotIn("layout", self.account.db._saved_webclient_options)
+        warn.assert_called_once()
+        self.assertIn("were not kept", warn.call_args.args[0])
+
+    def test_before_login_it_is_ignored(self):
+        from server.conf import inputfuncs
+
+        inputfuncs.webclient_options(MagicMock(account=None), gagprompt=False)  # no traceback

@@ -11,11 +11,23 @@ same name). Every global function defined here is an inputfunc: `name(session, *
   that is not a whole number is left out, quietly: the session keeps the size it had and the
   other options still apply. (The session's flags bound the sizes again whatever the road:
   `server.conf.serversession.BoundedFlags`.)
+- `webclient_options`: Evennia's, which keeps whatever the web client sends on the account (its
+  layout, hot buttons, settings), in the database, with no bound: one message could store
+  megabytes. Here the options kept are at most `MAX_WEBCLIENT_OPTIONS` characters (as JSON,
+  far above the web client's own); a change that would make them larger is not kept (a line in
+  the log says so). Before login there is no account to keep them on: ignored, where Evennia's
+  logged a traceback.
 """
 
+import json
+
+from django.conf import settings
 from evennia.server import inputfuncs as _stock
+from evennia.utils import logger
 
 from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+
+MAX_WEBCLIENT_OPTIONS = 20_000
 
 
 def client_options(session, *args, **kwargs):
@@ -33,3 +45,24 @@ def client_options(session, *args, **kwargs):
         checked[key] = value
     if checked:
         _stock.client_options(session, *args, **checked)
+
+
+# Evennia's GMCP names for the same function (Core.Hello, Core.Supports.Set): ours too.
+hello = client_options
+supports_set = client_options
+
+
+def webclient_options(session, *args, **kwargs):
+    """The web client's saved options (Evennia's `webclient_options`), bounded in size."""
+    account = getattr(session, "account", None)
+    if account is None:
+        return
+    changes = {key: value for key, value in kwargs.items() if key != "cmdid"}
+    if changes:
+        kept = dict(account.db._saved_webclient_options or settings.WEBCLIENT_OPTIONS)
+        kept.update(changes)
+        size = len(json.dumps(kept, default=str))
+        if size > MAX_WEBCLIENT_OPTIONS:
+            logger.log_warn(f"Web client options of {size:,} characters from {account.key} were not kept.")
+            return
+    _stock.webclient_options(session, *args, **kwargs)
