@@ -14,6 +14,7 @@ from .nospoof import CmdNospoof
 from .ooc import CmdOOC, CmdUnpuppet
 from .fairness import CmdDice
 from .odds import CmdOdds
+from .options import CmdOption
 from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
@@ -66,6 +67,7 @@ class AccountCmdSet(default_cmds.AccountCmdSet):
         self.add(CmdPage())  # commands/speech.py
         self.add(CmdNospoof())
         self.add(CmdHelp())  # a topic named exactly as typed first (commands/help.py)
+        self.add(CmdOption())  # screen sizes held to their bounds (commands/options.py)
 
 
 class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):

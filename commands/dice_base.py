@@ -17,6 +17,7 @@ from rules.errors import DiceError
 
 from rules.display import escape as _escape
 from rules.display import without_control
+from rules.display import MIN_WIDTH, fit_width, reported_number
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -335,8 +336,10 @@ DEFAULT_WIDTH = 80
 
 def width_of(obj):
     """
-    The client width of whoever plays `obj` (Evennia learns it from NAWS): the lowest of its
-    sessions, 80 when unknown.
+    The client width of whoever plays `obj` (Evennia learns it from NAWS or the client's
+    options): the lowest of its sessions, 80 when unknown. A width is the client's to claim,
+    so below 20 (or not a number) it counts as unknown and above 250 it is 250
+    (`rules.display.fit_width`).
     """
     widths = []
     try:
@@ -349,12 +352,9 @@ def width_of(obj):
         value = flags.get("SCREENWIDTH", {0: DEFAULT_WIDTH})
         if isinstance(value, dict):
             value = value.get(0, DEFAULT_WIDTH)
-        try:
-            value = int(value)
-        except (TypeError, ValueError):
-            continue
-        if value >= 20:
-            widths.append(value)
+        value = reported_number(value)
+        if value is not None and value >= MIN_WIDTH:
+            widths.append(fit_width(value))
     return min(widths) if widths else DEFAULT_WIDTH
 
 

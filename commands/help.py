@@ -16,7 +16,29 @@ exactly what was typed (any letter case) is the answer; otherwise the stock sear
 decides (commands' own names and aliases included). So `help hunger`
 is the guide and `help +hunger` the command; `help dice` is the guide, and the list of the
 Dice category is in the full index (`help`) under its heading.
+
+**What one `help` may cost.** The stock search builds a Lunr index of every topic on every
+call (and, when nothing matches, three more over every help text), then runs the query, each
+wildcard term of it expanded over every word of the index: 1,200 `*e*` terms took seconds, and
+sixty such lines froze the game for others for over a minute. So:
+
+- **Ruling:** a topic is at most `MAX_TOPIC_WORDS` (4) words and `MAX_TOPIC_LENGTH` (60)
+  characters (the longest topic is three words); a longer one gets one line saying so and
+  nothing is searched.
+- **Ruling:** Lunr's query operators other than the wildcard `*` (`~` fuzzy match, `^` boost,
+  `:` field) are read as spaces: no topic has them, and a fuzzy match of edit distance 4
+  costs as much as a burst.
+- **Ruling:** a `*` works at the end of a word, as a prefix (`help +ro*`); one elsewhere in a
+  word is dropped and a word of nothing but `*` is left out (`help *roll*` searches `roll*`).
+  A `*` that starts a word is expanded over every word of every help text, the stock search's
+  last try adds one itself, and four such words took a second.
+- The indexes are built once and kept (`_IndexCache`): the same topics give the same index,
+  so a search is only the query. A new `sethelp` entry or another character's commands make a
+  new key; the cache keeps the last `_IndexCache.SIZE` indexes.
 """
+
+import re
+from collections import OrderedDict
 
 from evennia.commands.command import Command
 from evennia.commands.default.help import CmdHelp as _StockHelp
@@ -50,8 +72,101 @@ def _named(query, entries):
     return None
 
 
+MAX_TOPIC_WORDS = 4
+MAX_TOPIC_LENGTH = 60
+_LUNR_OPERATORS = re.compile(r"[~^:]+")
+TOO_LONG = (f"A help topic is at most {MAX_TOPIC_WORDS} words and {MAX_TOPIC_LENGTH} characters; "
+            "try one word, or help on its own for the list.")
+
+
+class _IndexCache:
+    """
+    `LunrSearch.index` (Evennia's one builder of help indexes), keeping what it built: the key
+    is everything an index is made from (the reference field, the fields and every document's
+    values), so a cached index finds what a fresh build would.
+    """
+
+    SIZE = 16
+
+    def __init__(self, build):
+        self.build = build
+        self.built = OrderedDict()
+
+    def __call__(self, ref, fields, documents):
+        return _BoundedIndex(self._index(ref, fields, documents))
+
+    def _index(self, ref, fields, documents):
+        # Sorted: the stock command lists the categories from a set, in no fixed order, and
+        # the order of documents is no part of what an index finds.
+        key = (ref, repr(fields), tuple(sorted(tuple(sorted((k, str(v)) for k, v in doc.items())) for doc in documents)))
+        index = self.built.get(key)
+        if index is None:
+            index = self.build(ref, fields, documents)
+            self.built[key] = index
+            if len(self.built) > self.SIZE:
+                self.built.popitem(last=False)
+        else:
+            self.built.move_to_end(key)
+        return index
+
+
+class _BoundedIndex:
+    """A Lunr index that searches the query as `bounded_query` leaves it."""
+
+    def __init__(self, index):
+        self.index = index
+
+    def search(self, query):
+        query = bounded_query(query)
+        return self.index.search(query) if query else []
+
+
+def bounded_query(query):
+    """A Lunr query with a `*` only at the end of a word and at most `MAX_TOPIC_WORDS` words."""
+    words = []
+    for word in _LUNR_OPERATORS.sub(" ", str(query)).split():
+        stem = word.replace("*", "")
+        if stem:
+            words.append(stem + "*" if word.endswith("*") else stem)
+    return " ".join(words[:MAX_TOPIC_WORDS])
+
+
+def keep_indexes():
+    """Put `_IndexCache` around Evennia's help index builder (once; Lunr loads on first use)."""
+    from evennia.help.utils import LunrSearch
+
+    search = LunrSearch()
+    if not isinstance(search.index, _IndexCache):
+        search.index = _IndexCache(search.index)
+
+
+def bounded_topic(topic):
+    """The topic as searched (Lunr's `~ ^ :` as spaces), or None when it is too long."""
+    topic = " ".join(_LUNR_OPERATORS.sub(" ", topic or "").split())
+    if len(topic) > MAX_TOPIC_LENGTH or len(topic.split()) > MAX_TOPIC_WORDS:
+        return None
+    return topic
+
+
 class CmdHelp(_StockHelp):
-    __doc__ = _StockHelp.__doc__
+    __doc__ = _StockHelp.__doc__.rstrip() + (
+        "\n\nA topic is at most 4 words and 60 characters. A * at the end of a word"
+        "\nfinds every topic starting so (help +ro*); ~ ^ and : are read as spaces.\n"
+    )
+
+    def parse(self):
+        self.args = self.args[: MAX_TOPIC_LENGTH * 4]  # room for /subtopics; the rest is not read
+        super().parse()
+        self.subtopics = self.subtopics[:5]  # Evennia's deepest nesting of subtopics
+
+    def func(self):
+        topic = bounded_topic(self.topic)
+        if topic is None:
+            self.msg(TOO_LONG)
+            return
+        self.topic = topic
+        keep_indexes()
+        super().func()
 
     def do_search(self, query, entries, search_fields=None):
         match, suggestions = super().do_search(query, entries, search_fields=search_fields)

@@ -486,10 +486,13 @@ def own_character_ids(viewer):
         ids.add(viewer.id)
     account = _account_of(viewer)
     if account is not None and getattr(account, "id", None):
+        # Read, not `account.characters.all()`: that saves the list back to the database on
+        # every call (Evennia's handler drops deleted characters first), a write per look-up.
         try:
-            ids.update(obj.id for obj in account.characters.all() if obj)
+            playable = account.attributes.get("_playable_characters", default=None) or []
         except AttributeError:
-            pass
+            playable = []
+        ids.update(obj.id for obj in playable if obj and getattr(obj, "id", None))
         # Characters it puppets now (not always on its list of playable characters).
         from evennia.objects.models import ObjectDB
 
@@ -516,10 +519,40 @@ def can_view(entry, viewer):
     return bool(own_character_ids(viewer) & participant_ids(entry))
 
 
+def visible_filter(viewer):
+    """
+    `can_view` as a query filter (a `Q`), or None for staff (everything): public entries, the
+    viewer's account's own, and those one of its characters took part in.
+    """
+    if is_staff(viewer):
+        return None
+    ids = own_character_ids(viewer)
+    seen = Q(private=False) | Q(character_id__in=ids) | Q(subject_id__in=ids)
+    seen |= Q(id__in=RollEntry.receivers.through.objects.filter(objectdb_id__in=ids).values("rollentry_id"))
+    account = _account_of(viewer)
+    if account is not None and getattr(account, "id", None):
+        seen |= Q(account_id=account.id)
+    return seen
+
+
 def find_visible(code, viewer):
-    """The entry if it exists and `viewer` may see it; None otherwise (the same for both)."""
-    entry = find(code)
-    return entry if can_view(entry, viewer) else None
+    """
+    The entry if it exists and `viewer` may see it; None otherwise (the same for both).
+
+    The same for both in cost too: who the viewer is and what they may see is worked out
+    before the code is looked up, whatever the code, and one query then finds the entry only
+    if it is theirs to see. "No such code" and "a private code you may not see" run the same
+    statements (it took about 2 ms more to refuse an existing private code, which told them
+    apart).
+    """
+    code = codes.normalize(code)
+    if not code:
+        return None
+    seen = visible_filter(viewer)
+    query = RollEntry.objects.filter(code=code)
+    if seen is not None:
+        query = query.filter(seen)
+    return query.first()
 
 
 # ------------------------------------------------------------------------------ counting

@@ -56,7 +56,8 @@ not measured apart).
 - a word longer than a whole line (a 200-character comment without spaces) is the only thing
   ever split: first into what is left of the current line, then into full lines; a markup
   code, an escape or `[code XXXX]` is never cut;
-- a width below `MIN_WIDTH` (20) is read as 20, no width (None or 0) as 80; the hanging
+- a width below `MIN_WIDTH` (20) is read as 20, no width (None or 0) as 80; a width a client
+  reports is held to `MAX_WIDTH` (250) where it is read (`fit_width`); the hanging
   indent shrinks so that a continuation line always has room for `[code XXXX]`;
 - what a break adds never joins the text beside it: a lone `|` before the added `|n` is
   doubled (it shows the same), a carried `|#abc` is written `|#aabbcc` (a hex digit after it
@@ -123,6 +124,10 @@ ODDS_PREFIX = "|w[Odds]|n"
 MAX_COMMENT = 200
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 20
+#: The widest screen anything is laid out for. The width is the client's to report (NAWS, the
+#: web client's and GMCP's `client_options`), so it is hostile input: 3,000,000 columns made a
+#: fairness chart of 60 MB. 250 is wider than any terminal or browser window a person reads.
+MAX_WIDTH = 250
 CHART_ROWS = 12
 CHART_MIN = Fraction(5, 10000)  # 0.05%: rarer scores at the ends go into the "≤"/"≥" rows
 MAX_BAR = 40
@@ -285,7 +290,39 @@ def visible_len(markup):
 # ---------------------------------------------------------------- wrapping
 
 
+def reported_number(value):
+    """
+    A size a client reported (an int, or digits as text) as an int; None for anything else
+    (text that is not digits, a bool, a float, None). Digits too many to read are a huge number.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        value = value.strip()
+        if value.isascii() and value.isdigit():
+            return int(value) if len(value) <= 9 else 10**9
+    return None
+
+
+def fit_width(width):
+    """
+    A reported screen width as the layout uses it: none (None, 0, or anything that is not a
+    whole number) is 80, and the rest is held between `MIN_WIDTH` (20) and `MAX_WIDTH` (250).
+    """
+    number = reported_number(width)
+    if not number or number < 0:
+        return DEFAULT_WIDTH
+    return max(MIN_WIDTH, min(MAX_WIDTH, number))
+
+
 def _width(width):
+    """
+    The width the layout functions work to: any whole number from 20 (a caller may ask for
+    text unwrapped, at 10**6 columns). A client's width is bounded where it is read, by
+    `fit_width` (`commands.dice_base.width_of`, the session's flags).
+    """
     if not width:
         return DEFAULT_WIDTH
     return max(int(width), MIN_WIDTH)

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from xml.sax.saxutils import escape as xml_escape, quoteattr
 
-from .display import escape
+from .display import escape, fit_width
 from .errors import DiceError
 
 THRESHOLD = 0.01  # p below this reads "unusual"
@@ -333,6 +333,7 @@ def text_chart(test, width=80):
     title = escape(test.title)
     if test.total == 0:
         return f"{title}: no rolls"
+    width = fit_width(width)  # the bars are as wide as the screen: never wider than 250
     expected = test.expected
     lines = [f"{title}: {test.total:,} dice, {_expected_text(expected)} expected per face"]
     face_width = len(str(test.sides))

@@ -24,8 +24,13 @@ def at_server_init():
 
     The dice system (`DICE_SYSTEM`, and its settings such as `V5_BESTIAL_FAILURE`) is built
     here once: an unknown key or a bad setting stops the start with a clear message in the log.
+    An unexpected error in a command is one line for the player from here on
+    (`server.conf.player_errors`).
     """
+    from server.conf import player_errors
     from typeclasses.system import check_configured_system
+
+    player_errors.install()
 
     check_configured_system()
 

@@ -4,8 +4,8 @@ The global input filter: what a client may put into a line of input.
 Every line a client sends (telnet, SSH, the web client over websocket or AJAX, before login
 as well as after) passes through `clean_line` before any command, stock Evennia ones included,
 sees it. The hook is `server.conf.serversession.ServerSession.data_in` (see there for why it
-is that hook); this module is the filter itself, standard library only, so commands and tests
-can use it too.
+is that hook); this module is the filter itself, the standard library and `rules.display`'s
+width bounds only (no Evennia), so commands and tests can use it too.
 
 Removed:
 
@@ -25,12 +25,25 @@ Removed:
 - **Ruling:** lone UTF-16 surrogates (U+D800-U+DFFF) go: a web client's JSON can carry them,
   and they cannot be encoded to UTF-8 (a stored page or a log line would fail with them).
 
+**Sizes a client reports** (`bounded_sizes`): the screen width and height arrive from NAWS,
+from the web client's and GMCP's `client_options` and from the `option` command, and lay out
+every reply, so they are bounded where the session keeps them (see
+`server.conf.serversession`): a width is held to 20-250 columns and a height to 10-200
+lines; a size that is not a whole number (`"abc"`, a float, a list) is ignored, the session
+keeping the size it had. **Ruling:** 0 is no size (NAWS clients send it when they do not know)
+and is ignored too.
+
 Kept: every printable character: accents, CJK, emoji, and the zero-width joiner and
 non-joiner that emoji and several scripts need. Evennia markup (`|r`, `|/`, ...) is not a
 control character and is left for the commands to judge (see commands/speech.py).
 """
 
 import re
+
+from rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
+
+#: protocol flag: (smallest, largest) size a client may report.
+SIZE_BOUNDS = {"SCREENWIDTH": (MIN_WIDTH, MAX_WIDTH), "SCREENHEIGHT": (10, 200)}
 
 # One terminal escape sequence (ECMA-48), so that it goes as a whole: CSI (ESC [ or U+009B)
 # with its parameter, intermediate and final bytes; OSC/DCS/PM/APC strings up to their
@@ -87,3 +100,37 @@ def clean_data(value, _depth=0):
     if isinstance(value, dict):
         return {key: clean_data(item, _depth + 1) for key, item in value.items()}
     return value
+
+
+def bounded_size(name, value):
+    """
+    A reported screen size (`name` a key of `SIZE_BOUNDS`; `value` `{window: size}` as Evennia
+    keeps it, or a bare size for window 0) held within its bounds, as `{window: size}`; None
+    when there is no usable size in it.
+    """
+    low, high = SIZE_BOUNDS[name]
+    if not isinstance(value, dict):
+        value = {0: value}
+    sizes = {}
+    for window, size in list(value.items())[:8]:
+        number = reported_number(size)
+        if number and number > 0 and isinstance(window, int):
+            sizes[window] = max(low, min(high, number))
+    # Window 0 (the main one) must be there: Evennia reads `flags["SCREENWIDTH"][0]`.
+    return sizes if 0 in sizes else None
+
+
+def bounded_sizes(flags):
+    """
+    `flags` (protocol flags about to be set) with every screen size bounded; a size with
+    nothing usable in it is left out, so the session keeps the one it had.
+    """
+    flags = dict(flags)
+    for name in SIZE_BOUNDS:
+        if name in flags:
+            sizes = bounded_size(name, flags[name])
+            if sizes is None:
+                del flags[name]
+            else:
+                flags[name] = sizes
+    return flags

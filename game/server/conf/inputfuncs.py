@@ -1,52 +1,68 @@
 """
-Input functions
+Input functions: what a client may call besides typing a line (loaded through
+`settings.INPUT_FUNC_MODULES`, after Evennia's own, so a function here replaces Evennia's of the
+same name). Every global function defined here is an inputfunc: `name(session, *args, **kwargs)`.
 
-Input functions are always called from the client (they handle server
-input, hence the name).
-
-This module is loaded by being included in the
-`settings.INPUT_FUNC_MODULES` tuple.
-
-All *global functions* included in this module are considered
-input-handler functions and can be called by the client to handle
-input.
-
-An input function must have the following call signature:
-
-    cmdname(session, *args, **kwargs)
-
-Where session will be the active session and *args, **kwargs are extra
-incoming arguments and keyword properties.
-
-A special command is the "default" command, which is will be called
-when no other cmdname matches. It also receives the non-found cmdname
-as argument.
-
-    default(session, cmdname, *args, **kwargs)
-
+- `client_options`: Evennia's, with the screen sizes checked first. The web client and GMCP's
+  `Core.Options` (`client_options` over telnet) report `screenwidth`/`screenheight`; Evennia
+  reads them with `int()`, so `"abc"` logged a traceback and threw away every other option
+  sent with it, and `10**30` became the width every reply was laid out for. Here a size is
+  held within `server.conf.inputfilter.SIZE_BOUNDS` (20-250 columns, 10-200 lines) and one
+  that is not a whole number is left out, quietly: the session keeps the size it had and the
+  other options still apply. (The session's flags bound the sizes again whatever the road:
+  `server.conf.serversession.BoundedFlags`.)
+- `webclient_options`: Evennia's, which keeps whatever the web client sends on the account (its
+  layout, hot buttons, settings), in the database, with no bound: one message could store
+  megabytes. Here the options kept are at most `MAX_WEBCLIENT_OPTIONS` characters (as JSON,
+  far above the web client's own); a change that would make them larger is not kept (a line in
+  the log says so). Before login there is no account to keep them on: ignored, where Evennia's
+  logged a traceback.
 """
 
-# def oob_echo(session, *args, **kwargs):
-#     """
-#     Example echo function. Echoes args, kwargs sent to it.
-#
-#     Args:
-#         session (Session): The Session to receive the echo.
-#         args (list of str): Echo text.
-#         kwargs (dict of str, optional): Keyed echo text
-#
-#     """
-#     session.msg(oob=("echo", args, kwargs))
-#
-#
-# def default(session, cmdname, *args, **kwargs):
-#     """
-#     Handles commands without a matching inputhandler func.
-#
-#     Args:
-#         session (Session): The active Session.
-#         cmdname (str): The (unmatched) command name
-#         args, kwargs (any): Arguments to function.
-#
-#     """
-#     pass
+import json
+
+from django.conf import settings
+from evennia.server import inputfuncs as _stock
+from evennia.utils import logger
+
+from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+
+MAX_WEBCLIENT_OPTIONS = 20_000
+
+
+def client_options(session, *args, **kwargs):
+    """The client's name and capabilities (Evennia's `client_options`), sizes bounded first."""
+    if not kwargs or kwargs.get("get", False):
+        return _stock.client_options(session, *args, **kwargs)
+    checked = {}
+    for key, value in kwargs.items():
+        name = str(key).upper()
+        if name in SIZE_BOUNDS:
+            sizes = bounded_size(name, value)
+            if sizes is None or 0 not in sizes:
+                continue
+            value = sizes[0]
+        checked[key] = value
+    if checked:
+        _stock.client_options(session, *args, **checked)
+
+
+# Evennia's GMCP names for the same function (Core.Hello, Core.Supports.Set): ours too.
+hello = client_options
+supports_set = client_options
+
+
+def webclient_options(session, *args, **kwargs):
+    """The web client's saved options (Evennia's `webclient_options`), bounded in size."""
+    account = getattr(session, "account", None)
+    if account is None:
+        return
+    changes = {key: value for key, value in kwargs.items() if key != "cmdid"}
+    if changes:
+        kept = dict(account.db._saved_webclient_options or settings.WEBCLIENT_OPTIONS)
+        kept.update(changes)
+        size = len(json.dumps(kept, default=str))
+        if size > MAX_WEBCLIENT_OPTIONS:
+            logger.log_warn(f"Web client options of {size:,} characters from {account.key} were not kept.")
+            return
+    _stock.webclient_options(session, *args, **kwargs)

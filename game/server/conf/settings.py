@@ -49,8 +49,12 @@ SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
 
-# The global input filter: control, escape and bidi characters never reach a command.
+# The global input filter: control, escape and bidi characters never reach a command; screen
+# sizes are bounded and each session's commands take turns with everyone else's.
 SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
+# No traceback reaches a player: an untrapped command error is one line with a reference and
+# the traceback goes to the log (server.conf.player_errors, installed at server start).
+IN_GAME_ERRORS = False
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
