@@ -302,6 +302,43 @@ def staff_in_room(caller):
     return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
 
 
+class PerWidth:
+    """
+    A text drawn for each receiver's screen, at most once per width: a roll seen by 50
+    players at two client widths is drawn twice, not 50 times (drawing is most of what a
+    roll costs the server, and the text depends on nothing else of the receiver's: the
+    `+nospoof` tag and the client's colours are added per receiver after it, by `msg()` and
+    the Portal).
+
+    Args:
+        draw (callable): width -> text.
+        known (dict): {width: text} already drawn (what `announce` stored at 80 columns).
+    """
+
+    def __init__(self, draw, known=None):
+        self.draw = draw
+        self.drawn = dict(known or {})
+
+    def __call__(self, width):
+        if width not in self.drawn:
+            self.drawn[width] = self.draw(width)
+        return self.drawn[width]
+
+
+def distinct(objects):
+    """`objects` once each, in order, without None (by database id: `in` on a list of
+    typeclassed objects compares each pair through their `__eq__`, quadratic in a full room)."""
+    seen, out = set(), []
+    for obj in objects:
+        if obj is None:
+            continue
+        mark = getattr(obj, "id", None) or ("object", id(obj))
+        if mark not in seen:
+            seen.add(mark)
+            out.append(obj)
+    return out
+
+
 def send(receivers, text, from_obj=None):
     """
     The one way out for every message of ours that carries player text (see
@@ -315,17 +352,17 @@ def send(receivers, text, from_obj=None):
     Args:
         receivers (iterable): objects to tell (ones without a session just get nothing).
         text (str or callable): the finished message, player text already escaped; or a
-            callable width -> text, rendered for each receiver at its client width.
+            callable width -> text, drawn at each receiver's client width (once per width:
+            `PerWidth`).
         from_obj: the sender, passed on to `msg()` (its `at_msg_send` hook).
 
     Returns:
         list: the receivers, once each, in order.
     """
-    told = []
-    for obj in receivers:
-        if obj is None or obj in told:
-            continue
-        told.append(obj)
+    told = distinct(receivers)
+    if callable(text) and not isinstance(text, PerWidth):
+        text = PerWidth(text)
+    for obj in told:
         obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
     return told
 
@@ -405,10 +442,7 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     """
     location = caller.location
     if private or not location:
-        receivers = Announced([caller])
-        for obj in list(shared_with) + staff_in_room(caller):
-            if obj not in receivers:
-                receivers.append(obj)
+        receivers = Announced(distinct([caller, *shared_with, *staff_in_room(caller)]))
     else:
         receivers = Announced(room_audience(caller))
     render = text if callable(text) else None
@@ -423,7 +457,9 @@ def announce(caller, text, private=False, shared_with=(), record=None):
             from rules.display import append_code
 
             code = entry.code
-            out = lambda width: append_code(render(width), code, width=width)  # noqa: E731
+            # The stored text is the roll drawn at 80 columns with its code: an 80-column
+            # screen gets exactly it, drawn once.
+            out = PerWidth(lambda width: append_code(render(width), code, width=width), {DEFAULT_WIDTH: entry.text})
             stored = entry.text
         else:
             stored = out = entry.text

@@ -113,7 +113,20 @@ def load(obj, key):
 
 
 def save(obj, key, value):
-    obj.attributes.add(key, value, category=PENDING)
+    """
+    Keep `value` as the pending value `key` of `obj`. Kept state changes on every roll (the
+    +willpower window): an existing value is replaced in one UPDATE, where Evennia's
+    `attributes.add` writes it twice, each in a savepoint of its own (six statements). The
+    cached Attribute gets the same packed value, so a read sees what was written.
+    """
+    attribute = obj.attributes.get(key, category=PENDING, return_obj=True)
+    if attribute is None or attribute.db_strvalue is not None:
+        obj.attributes.add(key, value, category=PENDING)
+        return
+    from evennia.utils.dbserialize import to_pickle
+
+    attribute.db_value = to_pickle(value)
+    type(attribute).objects.filter(id=attribute.id).update(db_value=attribute.db_value)
 
 
 def remove(obj, key):
