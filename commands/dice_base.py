@@ -295,6 +295,34 @@ def find_character(caller, name, room_only=False):
     raise DiceError(f"'{_escape(name)}' could be several characters: {listed}.")
 
 
+def connected(obj):
+    """Whether someone plays `obj` now (it has a session): only they can be shown anything."""
+    try:
+        return bool(obj.sessions.count())
+    except AttributeError:
+        return False
+
+
+def split_connected(characters):
+    """
+    (those of `characters` played now, the others), each in order.
+
+    **Ruling:** a character named in a private roll whose player is not connected is not
+    shown it: nobody would read it there, the record lists only those it reached, so they
+    could not verify it later either. The roll's line names exactly those it was shown to,
+    and the roller alone is told who was not (`not_shown_line`).
+    """
+    here = [obj for obj in characters if connected(obj)]
+    return here, [obj for obj in characters if not connected(obj)]
+
+
+def not_shown_line(characters):
+    """`Not shown to Telly and Bob (not connected).`: for the roller, after a private roll."""
+    names = [_escape(obj.key) for obj in characters]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Not shown to {listed} (not connected)."
+
+
 def staff_in_room(caller):
     location = caller.location
     if not location:
@@ -422,8 +450,8 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     """
     Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
-    Public: everyone in the room. Private: the roller, the characters it is shared with and
-    staff in the room.
+    Public: everyone in the room. Private: the roller, the characters it is shared with who
+    are connected, and staff in the room.
 
     `text` is the message, or a callable width -> message (each receiver gets it at their
     client width; the log stores it at 80 columns, with the code).
@@ -442,7 +470,10 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     """
     location = caller.location
     if private or not location:
-        receivers = Announced(distinct([caller, *shared_with, *staff_in_room(caller)]))
+        # Those named who are not played now are not shown it (`split_connected`); the
+        # record still keeps whom it was shared with.
+        shown = [obj for obj in shared_with if obj is not None and connected(obj)]
+        receivers = Announced(distinct([caller, *shown, *staff_in_room(caller)]))
     else:
         receivers = Announced(room_audience(caller))
     render = text if callable(text) else None

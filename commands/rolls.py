@@ -11,7 +11,8 @@ from rules.errors import DiceError
 from rules.pools import Pool
 from rules.randomness import get_rng
 
-from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character, split_comment)
+from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
+                        not_shown_line, split_comment, split_connected, width_of)
 
 SHARED_SWITCHES = ("private", "verify")
 
@@ -67,8 +68,8 @@ class CmdRoll(DiceCommand):
       +roll/verify <code>
 
     Switches:
-      private - shown only to you, those named after = (here, at most
-                10) and staff in the room
+      private - shown only to you, those named after = (here and
+                connected, at most 10) and staff in the room
       verify  - show the stored roll with that verification code
 
     Examples:
@@ -134,11 +135,13 @@ class CmdRoll(DiceCommand):
         if names and not private:
             raise DiceError(f"To show a roll only to some characters, roll privately: "
                             f"{self.key}/private <pool>=<name>, <name>.")
-        self.shared = shared = []
+        named = []
         for name in names:
             found = find_character(caller, name, room_only=True)
-            if found != caller and found not in shared:
-                shared.append(found)
+            if found != caller and found not in named:
+                named.append(found)
+        # Shown to those connected; the record keeps every name (`split_connected`).
+        self.shared, self.not_shown = shared, not_shown = split_connected(named)
         text, comment = split_comment(args)
         roller = caller.roller()
         switches = frozenset(opt for opt in self.switches if opt in system.roll_switches)
@@ -178,7 +181,11 @@ class CmdRoll(DiceCommand):
         }
         if initial is not None:
             record["initial"] = system.view(initial, request)
-        receivers = announce(caller, render, private=private, shared_with=shared, record=record)
+        receivers = announce(caller, render, private=private, shared_with=named, record=record)
+        if not_shown:
+            from rules.display import wrap
+
+            caller.msg("\n".join(wrap(not_shown_line(not_shown), width_of(caller))))
         wing.rolled(self, request, result, record, receivers)
 
 
