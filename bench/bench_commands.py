@@ -70,22 +70,10 @@ def make_world():
 
 
 def run(world, cmdclass, args, caller=None):
-    """One command, as the command handler runs it (parse, func); its messages really sent."""
-    caller = caller or world.char1
-    cmd = cmdclass()
-    cmd.caller = caller
-    cmd.cmdname = cmd.raw_cmdname = cmd.cmdstring = cmd.key
-    cmd.args = args
-    cmd.cmdset = None
-    sessions = caller.sessions.all() if caller is not world.char1 else []
-    cmd.session = sessions[0] if sessions else world.session
-    cmd.account = getattr(caller, "account", None) or world.account
-    cmd.raw_string = cmd.key + args
-    cmd.obj = caller
-    cmd.at_pre_cmd()
-    cmd.parse()
-    cmd.func()
-    cmd.at_post_cmd()
+    """One command, as the command handler runs it (tests/scene_helpers.py `run`)."""
+    from tests.scene_helpers import run as run_command
+
+    run_command(world, cmdclass, args, caller=caller)
 
 
 def timed(world, repeats, cmdclass, args, before=None):

@@ -142,6 +142,7 @@ def is_staff(obj):
 
 
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
+from typeclasses.objects import distinct  # noqa: E402
 from typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
@@ -351,20 +352,6 @@ class PerWidth:
         if width not in self.drawn:
             self.drawn[width] = self.draw(width)
         return self.drawn[width]
-
-
-def distinct(objects):
-    """`objects` once each, in order, without None (by database id: `in` on a list of
-    typeclassed objects compares each pair through their `__eq__`, quadratic in a full room)."""
-    seen, out = set(), []
-    for obj in objects:
-        if obj is None:
-            continue
-        mark = getattr(obj, "id", None) or ("object", id(obj))
-        if mark not in seen:
-            seen.add(mark)
-            out.append(obj)
-    return out
 
 
 def send(receivers, text, from_obj=None):

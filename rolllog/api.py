@@ -72,6 +72,7 @@ from django.db.models import Q
 
 from rules.display import append_code
 from rules.engine import RollView
+from typeclasses.objects import distinct
 
 from . import codes, legacy, listing
 from .counting import insert_rows
@@ -265,7 +266,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
     if shared:
         details["shared_with"] = [_name(obj) for obj in shared]
 
-    listeners = [obj for obj in _distinct(receivers) if _saw_it(obj, caller, room)]
+    listeners = [obj for obj in distinct(receivers) if _saw_it(obj, caller, room)]
 
     entry = RollEntry(
         kind=kind,
@@ -343,18 +344,6 @@ def _count_faces(entry):
     faces = face_rows(entry)
     insert_rows(RollFace, FACE_COLUMNS, [tuple(getattr(row, name) for name in FACE_COLUMNS) for row in faces])
     add_to_tally(faces)
-
-
-def _distinct(objects):
-    """`objects` once each, without None, by id (not `in` on a list: each test calls the
-    typeclass's `__eq__`, quadratic in a full room)."""
-    seen, out = set(), []
-    for obj in objects:
-        mark = getattr(obj, "id", None) or ("object", id(obj))
-        if obj is not None and mark not in seen:
-            seen.add(mark)
-            out.append(obj)
-    return out
 
 
 def _view_dict(view):

@@ -58,6 +58,28 @@ class Scene(Connected):
         return got
 
 
+def run(test, cmdclass, args, caller=None):
+    """
+    One command, as the command handler runs it (parse, func, the hooks), its messages really
+    sent (`EvenniaCommandTest.call` replaces the caller's `msg`): by `caller` (default
+    `test.char1`) on its own session.
+    """
+    caller = caller or test.char1
+    cmd = cmdclass()
+    cmd.caller = cmd.obj = caller
+    cmd.cmdname = cmd.raw_cmdname = cmd.cmdstring = cmd.key
+    cmd.args = args
+    cmd.cmdset = None
+    sessions = caller.sessions.all() if caller is not test.char1 else []
+    cmd.session = sessions[0] if sessions else test.session
+    cmd.account = getattr(caller, "account", None) or test.account
+    cmd.raw_string = cmd.key + args
+    cmd.at_pre_cmd()
+    cmd.parse()
+    cmd.func()
+    cmd.at_post_cmd()
+
+
 def cost(action, using="default"):
     """
     (number of statements, CPU ms, the statements) of `action()`: the SQL statements Django
