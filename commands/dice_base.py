@@ -311,17 +311,22 @@ def split_connected(characters):
     **Ruling:** a character named in a private roll whose player is not connected is not
     shown it: nobody would read it there, the record lists only those it reached, so they
     could not verify it later either. The roll's line names exactly those it was shown to,
-    and the roller alone is told who was not (`not_shown_line`).
+    and the roller alone is told who was not (`tell_not_shown`).
     """
     here = [obj for obj in characters if connected(obj)]
     return here, [obj for obj in characters if not connected(obj)]
 
 
-def not_shown_line(characters):
-    """`Not shown to Telly and Bob (not connected).`: for the roller, after a private roll."""
+def tell_not_shown(caller, characters):
+    """`Not shown to Telly and Bob (not connected).`, to the roller alone after a private roll
+    (nothing when everyone named was shown it)."""
+    if not characters:
+        return
+    from rules.display import wrap
+
     names = [_escape(obj.key) for obj in characters]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"Not shown to {listed} (not connected)."
+    caller.msg("\n".join(wrap(f"Not shown to {listed} (not connected).", width_of(caller))))
 
 
 def staff_in_room(caller):

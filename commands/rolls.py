@@ -12,7 +12,7 @@ from rules.pools import Pool
 from rules.randomness import get_rng
 
 from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
-                        not_shown_line, split_comment, split_connected, width_of)
+                        split_comment, split_connected, tell_not_shown)
 
 SHARED_SWITCHES = ("private", "verify")
 
@@ -182,10 +182,7 @@ class CmdRoll(DiceCommand):
         if initial is not None:
             record["initial"] = system.view(initial, request)
         receivers = announce(caller, render, private=private, shared_with=named, record=record)
-        if not_shown:
-            from rules.display import wrap
-
-            caller.msg("\n".join(wrap(not_shown_line(not_shown), width_of(caller))))
+        tell_not_shown(caller, not_shown)
         wing.rolled(self, request, result, record, receivers)
 
 

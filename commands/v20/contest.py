@@ -13,7 +13,8 @@ from rules.display import format_roll
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from ..dice_base import DiceCommand, announce, dice_system, find_character, is_staff, split_comment
+from ..dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, split_comment, split_connected,
+                         tell_not_shown)
 from rules.display import escape
 from ..rolls import roll_summary
 
@@ -83,7 +84,8 @@ class CmdContest(DiceCommand):
             winner = names[0] if outcome.winner == "first" else names[1]
             verdict = f"{winner} wins by {outcome.margin} {'success' if outcome.margin == 1 else 'successes'}"
         private = "private" in self.switches
-        private_to = [rolled[0][0].key, rolled[1][0].key, "staff"] if private else None
+        shown, not_shown = split_connected([rolled[0][0], rolled[1][0]])
+        private_to = [character.key for character in shown] + ["staff"] if private else None
 
         def render(width):
             lines = []
@@ -112,3 +114,5 @@ class CmdContest(DiceCommand):
         }
         shared = [rolled[0][0], rolled[1][0]]
         announce(caller, render, private=private, shared_with=shared if private else (), record=record)
+        if private:
+            tell_not_shown(caller, not_shown)
