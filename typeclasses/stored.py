@@ -17,11 +17,19 @@ def replace_value(obj, key, value, category=None):
     if attribute is None or isinstance(attribute, list) or attribute.db_strvalue is not None:
         obj.attributes.add(key, value, category=category)
         return
+    from django.db import connections, router
     from evennia.scripts.monitorhandler import MONITOR_HANDLER
     from evennia.utils.dbserialize import to_pickle
 
     # What the Attribute's `value` setter keeps (the packed value); the cached object is the
     # one every later read of this Attribute unpacks.
     attribute.db_value = to_pickle(value)
-    type(attribute).objects.filter(id=attribute.id).update(db_value=attribute.db_value)
+    model = type(attribute)
+    connection = connections[router.db_for_write(model)]
+    field = model._meta.get_field("db_value")
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:  # one statement, without the query compiler's work
+        cursor.execute(f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
+                       f"WHERE {quote(model._meta.pk.column)} = %s",
+                       [field.get_db_prep_save(attribute.db_value, connection), attribute.id])
     MONITOR_HANDLER.at_update(attribute, "db_value")
