@@ -1,7 +1,10 @@
 """
-Benchmark: the slowest commands a player can type, each against a plain `+roll 3`.
+Benchmark: the slowest commands a player can type, each against a plain `+roll 3`; and with
+`scene`, what each command of a scene costs the server as the room fills (`say` against
+`+roll`, `+check`, `+contest`, `+teamwork`, `+rouse`, V20 `+roll/multi`, Seyruun `+resist`).
 
 Run from the repository root:  .venv/bin/python bench/bench_commands.py [repeats]
+                               .venv/bin/python bench/bench_commands.py scene [repeats]
 
 Evennia runs every command on its one reactor thread: while a command works, nobody in the
 game gets an answer. This runs real commands on real Evennia objects (a throwaway in-memory
@@ -67,21 +70,10 @@ def make_world():
 
 
 def run(world, cmdclass, args, caller=None):
-    """One command, as the command handler runs it (parse, func); its messages really sent."""
-    caller = caller or world.char1
-    cmd = cmdclass()
-    cmd.caller = caller
-    cmd.cmdname = cmd.raw_cmdname = cmd.cmdstring = cmd.key
-    cmd.args = args
-    cmd.cmdset = None
-    cmd.session = world.session
-    cmd.account = world.account
-    cmd.raw_string = cmd.key + args
-    cmd.obj = caller
-    cmd.at_pre_cmd()
-    cmd.parse()
-    cmd.func()
-    cmd.at_post_cmd()
+    """One command, as the command handler runs it (tests/scene_helpers.py `run`)."""
+    from tests.scene_helpers import run as run_command
+
+    run_command(world, cmdclass, args, caller=caller)
 
 
 def timed(world, repeats, cmdclass, args, before=None):
@@ -160,5 +152,155 @@ def main():
     return 0 if slowest[1] < LIMIT_MS else 1
 
 
+# ---------------------------------------------------------------- scene
+
+SCENE_SIZES = (1, 10, 50)
+SCENE_WIDTHS = (80, 100)  # the clients' widths, in turn: two screens in a full room
+
+
+def to_the_portal(session, **kwargs):
+    """
+    What the Server does with each message to a session before the network, in place of the
+    tests' Mock: Evennia's clean-up of the message (`clean_senddata`, its outgoing `$func()`
+    pass included), then AMP's packing (pickled, zlib at level 9), the same for every command.
+    """
+    import pickle
+    import zlib
+
+    import evennia
+
+    kwargs = evennia.SESSION_HANDLER.clean_senddata(session, kwargs)
+    zlib.compress(pickle.dumps((session.sessid, kwargs), pickle.HIGHEST_PROTOCOL), 9)
+
+
+def make_scene_world():
+    import evennia
+    from evennia.utils.test_resources import EvenniaCommandTest
+
+    from tests.scene_helpers import Scene
+
+    class World(Scene, EvenniaCommandTest):
+        def runTest(self):  # noqa: N802 - unittest's name
+            pass
+
+    world = World()
+    world.setUp()
+    evennia.SESSION_HANDLER.data_out = to_the_portal
+    return world
+
+
+def scene_sheets(people, system):
+    """Every character of the scene with the traits its commands use (the system's own names)."""
+    traits = {"v5": {"dexterity": 3, "athletics": 2, "composure": 2, "resolve": 2, "hunger": 1,
+                     "blood potency": 1},
+              "v20": {"dexterity": 3, "brawl": 2},
+              "seyruun": {"dexterity": 3, "stealth": 2, "resolve": 2, "composure": 2}}[system]
+    for character in people:
+        for trait, value in traits.items():
+            character.set_trait(trait, value)
+
+
+def scene_cases(world, people):
+    """(label, system, command class, args, caller, set-up before each run, untimed) of a scene."""
+    from commands.rolls import CmdCheck, CmdRoll
+    from commands.seyruun.contest import CmdResist
+    from commands.speech import CmdSay
+    from commands.v5.contest import CmdContest
+    from commands.v5.hunger import CmdRouse
+    from commands.v5.teamwork import CmdTeamwork
+
+    roller, other = people[0], people[-1]
+
+    def challenged():
+        run(world, CmdContest, " dex+athletics vs " + roller.key, caller=other)
+
+    def team_open():
+        run(world, CmdTeamwork, "/cancel") if _leads(roller) else None
+        run(world, CmdTeamwork, " dex+athletics vs 4")
+
+    def team_joined():
+        team_open()
+        if other is not roller:
+            run(world, CmdTeamwork, f"/join {roller.key}=com+res", caller=other)
+
+    def calm():
+        roller.set_trait("hunger", 1)
+
+    two = other is not roller
+    return [
+        ("say hello", "v5", CmdSay, " hello there, everyone", roller, None),
+        ("+roll dex+athletics+2 vs 2", "v5", CmdRoll, " dex+athletics+2 vs 2 # up the wall", roller, None),
+        ("+check 5 vs 2", "v5", CmdCheck, " 5 vs 2 # a quick one", roller, None),
+        ("+contest dex+athletics vs 6 (NPC)", "v5", CmdContest, " dex+athletics vs 6 hunger 1", roller, None),
+        ("+contest/answer com+res", "v5", CmdContest, "/answer com+res", roller, challenged) if two else None,
+        ("+teamwork/join", "v5", CmdTeamwork, f"/join {roller.key}=com+res", other, team_open)
+        if two else None,
+        ("+teamwork/roll", "v5", CmdTeamwork, "/roll", roller, team_joined),
+        ("+rouse", "v5", CmdRouse, "", roller, calm),
+        ("+roll/multi (V20)", "v20", CmdRoll, "/multi dex+brawl, dex+brawl vs 7", roller, None),
+        ("+resist (Seyruun)", "seyruun", CmdResist, " dex+stealth vs 2", roller, None),
+    ]
+
+
+def _leads(character):
+    from commands.v5.teamwork import load_team
+
+    return load_team(character) is not None
+
+
+def scene_cost(world, cmdclass, args, caller, before, repeats):
+    """(statements, least and median CPU ms) of the command, `before` run untimed ahead of each."""
+    from tests.scene_helpers import cost
+
+    statements, times = None, []
+    for _ in range(repeats):
+        if before:
+            before()
+        count, spent, _sql = cost(lambda: run(world, cmdclass, args, caller=caller))
+        statements = count if statements is None else max(statements, count)
+        times.append(spent)
+    return statements, min(times), statistics.median(times)
+
+
+def scene_main(repeats):
+    set_up()
+    from django.test import override_settings
+
+    world = make_scene_world()
+    print(f"CPU time (process_time) per command, least and median of {repeats} runs, and SQL statements, with "
+          f"N connected characters in one room (clients at {' and '.join(map(str, SCENE_WIDTHS))} columns in "
+          "turn); x say and x +roll: the least time against say's and +roll's at the same N in this run (the "
+          "least is the steadier figure on a shared machine).\n")
+    print(f"{'command':<36} {'N':>3} {'SQL':>4} {'CPU ms':>7} {'median':>7} {'x say':>6} {'x +roll':>8}")
+    worst = 0.0
+    for size in SCENE_SIZES:
+        people = world.scene(size, widths=SCENE_WIDTHS, name=f"Scene{size}x")
+        baseline = {}
+        for case in scene_cases(world, people):
+            if case is None:
+                continue
+            label, system, cmdclass, args, caller, before = case
+            with override_settings(DICE_SYSTEM=system):
+                scene_sheets(people, system)
+                if before:
+                    before()
+                run(world, cmdclass, args, caller=caller)  # warm
+                statements, ms, median = scene_cost(world, cmdclass, args, caller, before, repeats)
+            key = "say" if label.startswith("say") else "+roll" if label.startswith("+roll dex") else None
+            if key:
+                baseline[key] = ms
+            ratio_roll = ms / baseline["+roll"] if "+roll" in baseline else 1.0
+            if label.startswith("+") and "+roll" in baseline:
+                worst = max(worst, ratio_roll)
+            print(f"{label:<36} {size:>3} {statements:>4} {ms:>7.2f} {median:>7.2f} {ms / baseline['say']:>5.1f}x "
+                  f"{ratio_roll:>7.2f}x")
+        print()
+    print(f"Dearest scene command: {worst:.2f}x a +roll at the same N (the limit is 2x).")
+    world.tearDown()
+    return 0 if worst <= 2.0 else 1
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "scene":
+        sys.exit(scene_main(int(sys.argv[2]) if len(sys.argv) > 2 else 21))
     sys.exit(main())

@@ -143,6 +143,7 @@ def is_staff(obj):
 
 
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
+from typeclasses.objects import distinct  # noqa: E402
 from typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
@@ -296,11 +297,67 @@ def find_character(caller, name, room_only=False):
     raise DiceError(f"'{_escape(name)}' could be several characters: {listed}.")
 
 
+def connected(obj):
+    """Whether someone plays `obj` now (it has a session): only they can be shown anything."""
+    try:
+        return bool(obj.sessions.count())
+    except AttributeError:
+        return False
+
+
+def split_connected(characters):
+    """
+    (those of `characters` played now, the others), each in order.
+
+    **Ruling:** a character named in a private roll whose player is not connected is not
+    shown it: nobody would read it there, the record lists only those it reached, so they
+    could not verify it later either. The roll's line names exactly those it was shown to,
+    and the roller alone is told who was not (`tell_not_shown`).
+    """
+    here = [obj for obj in characters if connected(obj)]
+    return here, [obj for obj in characters if not connected(obj)]
+
+
+def tell_not_shown(caller, characters):
+    """`Not shown to Telly and Bob (not connected).`, to the roller alone after a private roll
+    (nothing when everyone named was shown it)."""
+    if not characters:
+        return
+    from rules.display import wrap
+
+    names = [_escape(obj.key) for obj in characters]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    caller.msg("\n".join(wrap(f"Not shown to {listed} (not connected).", width_of(caller))))
+
+
 def staff_in_room(caller):
     location = caller.location
     if not location:
         return []
     return [obj for obj in location.contents if obj.has_account and is_staff(obj)]
+
+
+class PerWidth:
+    """
+    A text drawn for each receiver's screen, at most once per width: a roll seen by 50
+    players at two client widths is drawn twice, not 50 times (drawing is most of what a
+    roll costs the server, and the text depends on nothing else of the receiver's: the
+    `+nospoof` tag and the client's colours are added per receiver after it, by `msg()` and
+    the Portal).
+
+    Args:
+        draw (callable): width -> text.
+        known (dict): {width: text} already drawn (what `announce` stored at 80 columns).
+    """
+
+    def __init__(self, draw, known=None):
+        self.draw = draw
+        self.drawn = dict(known or {})
+
+    def __call__(self, width):
+        if width not in self.drawn:
+            self.drawn[width] = self.draw(width)
+        return self.drawn[width]
 
 
 def send(receivers, text, from_obj=None):
@@ -316,17 +373,17 @@ def send(receivers, text, from_obj=None):
     Args:
         receivers (iterable): objects to tell (ones without a session just get nothing).
         text (str or callable): the finished message, player text already escaped; or a
-            callable width -> text, rendered for each receiver at its client width.
+            callable width -> text, drawn at each receiver's client width (once per width:
+            `PerWidth`).
         from_obj: the sender, passed on to `msg()` (its `at_msg_send` hook).
 
     Returns:
         list: the receivers, once each, in order.
     """
-    told = []
-    for obj in receivers:
-        if obj is None or obj in told:
-            continue
-        told.append(obj)
+    told = distinct(receivers)
+    if callable(text) and not isinstance(text, PerWidth):
+        text = PerWidth(text)
+    for obj in told:
         obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
     return told
 
@@ -385,8 +442,8 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     """
     Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
-    Public: everyone in the room. Private: the roller, the characters it is shared with and
-    staff in the room.
+    Public: everyone in the room. Private: the roller, the characters it is shared with who
+    are connected, and staff in the room.
 
     `text` is the message, or a callable width -> message (each receiver gets it at their
     client width; the log stores it at 80 columns, with the code).
@@ -405,10 +462,10 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     """
     location = caller.location
     if private or not location:
-        receivers = Announced([caller])
-        for obj in list(shared_with) + staff_in_room(caller):
-            if obj not in receivers:
-                receivers.append(obj)
+        # Those named who are not played now are not shown it (`split_connected`); the
+        # record still keeps whom it was shared with.
+        shown, not_shown = split_connected([obj for obj in shared_with if obj is not None])
+        receivers = Announced(distinct([caller, *shown, *staff_in_room(caller)]))
     else:
         receivers = Announced(room_audience(caller))
     render = text if callable(text) else None
@@ -423,7 +480,9 @@ def announce(caller, text, private=False, shared_with=(), record=None):
             from rules.display import append_code
 
             code = entry.code
-            out = lambda width: append_code(render(width), code, width=width)  # noqa: E731
+            # The stored text is the roll drawn at 80 columns with its code: an 80-column
+            # screen gets exactly it, drawn once.
+            out = PerWidth(lambda width: append_code(render(width), code, width=width), {DEFAULT_WIDTH: entry.text})
             stored = entry.text
         else:
             stored = out = entry.text
@@ -431,6 +490,8 @@ def announce(caller, text, private=False, shared_with=(), record=None):
         out = render or stored
     receivers.text = stored
     send(receivers, out, from_obj=caller)
+    if private or not location:
+        tell_not_shown(caller, not_shown)
     return receivers
 
 

@@ -9,7 +9,10 @@ data: numbers, strings, lists, tuples, dicts and database objects, which Evennia
 `rules.pools.Pool`) are stored as dicts tagged with their class (`to_plain` / `from_plain`)
 and rebuilt on reading; nothing is pickled as a Python object, so a code change never
 leaves an unreadable Attribute behind. Times are wall-clock (`time.time()`): a challenge's
-5 minutes and the Willpower window's 10 run on while the server is down.
+5 minutes and the Willpower window's 10 run on while the server is down. A roll changes this
+state every time, so it is written cheaply: an existing value in one UPDATE
+(`typeclasses.stored.replace_value`), and a value no longer pending is emptied (None reads
+as nothing), not deleted.
 
 **Rulings**:
 - A notice for a character who is not connected (a challenge expired or made void, a
@@ -25,6 +28,8 @@ leaves an unreadable Attribute behind. Times are wall-clock (`time.time()`): a c
 
 import dataclasses
 import importlib
+
+from typeclasses.stored import replace_value
 
 PENDING = "dice_pending"
 NOTICES = "notices"
@@ -113,19 +118,27 @@ def load(obj, key):
 
 
 def save(obj, key, value):
-    obj.attributes.add(key, value, category=PENDING)
+    """Keep `value` as the pending value `key` of `obj` (an existing one in one UPDATE)."""
+    replace_value(obj, key, value, category=PENDING)
 
 
 def remove(obj, key):
-    if obj is not None and hasattr(obj, "attributes"):
-        obj.attributes.remove(key, category=PENDING)
+    """
+    Forget the pending value `key` of `obj`. It is emptied (None reads as nothing pending,
+    see `load`) rather than deleted: deleting an Attribute costs eight statements (Evennia
+    looks for it in every table that can hold Attributes), and the next challenge or team
+    fills the same row again in one.
+    """
+    if obj is not None and hasattr(obj, "attributes") and obj.attributes.has(key, category=PENDING):
+        save(obj, key, None)
 
 
 def holders(key):
     """Every object with the pending value `key` (for the sweep at server start)."""
     from evennia.objects.models import ObjectDB
 
-    return list(ObjectDB.objects.get_by_attribute(key=key, category=PENDING))
+    return [obj for obj in ObjectDB.objects.get_by_attribute(key=key, category=PENDING)
+            if load(obj, key) is not None]
 
 
 # ---------------------------------------------------------------- notices

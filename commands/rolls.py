@@ -11,7 +11,8 @@ from rules.errors import DiceError
 from rules.pools import Pool
 from rules.randomness import get_rng
 
-from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character, split_comment)
+from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
+                        split_comment, split_connected)
 
 SHARED_SWITCHES = ("private", "verify")
 
@@ -71,8 +72,14 @@ def named_audience(caller, names, private, key="+roll"):
 
 
 def private_to(caller, private, shared):
-    """The names a private roll's line says it was shown to (None: a public roll)."""
-    return [caller.key] + [obj.key for obj in shared] + ["staff"] if private else None
+    """
+    The names a private roll's line says it was shown to (None: a public roll): the roller,
+    those of `shared` who are connected (`split_connected`: `announce` tells the roller who
+    else was named), and staff.
+    """
+    if not private:
+        return None
+    return [caller.key] + [obj.key for obj in split_connected(shared)[0]] + ["staff"]
 
 
 def roll_summary(view):
@@ -91,8 +98,8 @@ class CmdRoll(DiceCommand):
       +roll/verify <code>
 
     Switches:
-      private - shown only to you, those named after = (here, at most
-                10) and staff in the room
+      private - shown only to you, those named after = (here and
+                connected, at most 10) and staff in the room
       verify  - show the stored roll with that verification code
 
     Examples:

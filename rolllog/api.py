@@ -72,8 +72,10 @@ from django.db.models import Q
 
 from rules.display import append_code
 from rules.engine import RollView
+from typeclasses.objects import distinct
 
 from . import codes, legacy, listing
+from .counting import insert_rows
 from .models import RollEntry, RollFace
 
 STAFF_LOCK = "perm(Builder)"
@@ -87,6 +89,8 @@ _STANDARD_KEYS = {
     # the old V5 shape, read while callers move over
     "result", "difficulty_given", "regular", "hunger", "difficulty", "successes", "outcome",
 }
+# A RollFace row as `_count_faces` inserts it (the attribute names of its fields' values).
+FACE_COLUMNS = ("entry_id", "character_id", "created", "system", "label", "sides", "face", "count")
 _OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
@@ -262,10 +266,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
     if shared:
         details["shared_with"] = [_name(obj) for obj in shared]
 
-    listeners = []
-    for obj in receivers:
-        if obj is not None and obj not in listeners and _saw_it(obj, caller, room):
-            listeners.append(obj)
+    listeners = [obj for obj in distinct(receivers) if _saw_it(obj, caller, room)]
 
     entry = RollEntry(
         kind=kind,
@@ -282,15 +283,67 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         details=details,
         **fields,
     )
+    return _store(entry, text, listeners)
+
+
+def _store(entry, text, listeners):
+    """
+    Save a new entry with its code, its receivers and every count kept of it, in one
+    transaction and a fixed number of statements whatever the audience (a roll seen by 50
+    costs what a roll seen by one does): the entry, its receivers (one insert), then each
+    count in one statement of its own (`_count_day`, `_count_reach`, `_count_faces`).
+
+    The entry and its receivers are inserted in bulk, around `save()` and the many-to-many
+    `set()` (a select, an insert and a signal per call): so the model signals that count
+    saved entries (`rolllog.models`) do not run, and the counts they keep are made here, the
+    same rows a rebuild would give (`rolllog.listing.rebuild`). A code clash (unique) undoes
+    the whole transaction and is retried with a new code.
+    """
+    for _ in range(MAX_CODE_TRIES):
+        entry.pk = None
+        entry.code = codes.new_code()
+        entry.text = with_code(text, entry.code) if text else ""
+        try:
+            with transaction.atomic():
+                RollEntry.objects.bulk_create([entry])
+                shown = _insert_receivers(entry, listeners)
+                _count_day(entry)
+                _count_reach(entry, shown)
+                _count_faces(entry)
+            return entry
+        except IntegrityError:
+            if not RollEntry.objects.filter(code=entry.code).exists():
+                raise
+    raise RuntimeError(f"could not find a free verification code in {MAX_CODE_TRIES} tries")
+
+
+def _insert_receivers(entry, listeners):
+    """The entry's "seen by" rows, in one insert; returns their character ids."""
+    ids = [obj.id for obj in listeners if getattr(obj, "id", None)]
+    insert_rows(RollEntry.receivers.through, ("rollentry", "objectdb"), [(entry.id, ident) for ident in ids])
+    return ids
+
+
+def _count_day(entry):
+    """The entry on its UTC day's counts (`DayCount`: its room and every room), one upsert."""
+    listing.count_entries([entry])
+
+
+def _count_reach(entry, shown):
+    """Who it places in its room (`RoomVisit`, one upsert) and, when private or roomless, who
+    took part (`Participant`, one insert): the roller, the subject and those shown it."""
+    listing.reach(entry, listing.roles(entry) + list(shown))
+
+
+def _count_faces(entry):
+    """Its dice (`RollFace`, one insert) and the whole game's tally of them (`FaceTally`, one
+    upsert): an entry is never kept without its faces, nor its faces without their place in
+    the per-day tally (rolllog.fairness)."""
     from .fairness import add_to_tally, face_rows
 
-    # One transaction: an entry is never kept without its faces, nor its faces without their
-    # place in the per-day tally (issue 14: rolllog.fairness). The code's retry is a savepoint.
-    with transaction.atomic():
-        entry = _save_with_code(entry, text, listeners)
-        faces = RollFace.objects.bulk_create(face_rows(entry))
-        add_to_tally(faces)
-    return entry
+    faces = face_rows(entry)
+    insert_rows(RollFace, FACE_COLUMNS, [tuple(getattr(row, name) for name in FACE_COLUMNS) for row in faces])
+    add_to_tally(faces)
 
 
 def _view_dict(view):

@@ -14,7 +14,10 @@ Kept by the model signals in `rolllog.models`, in the transaction that saves (or
 entry: `entry_saved` (a new entry: its day, its roller and subject), `receivers_changed`
 (those it was shown to, set just after), `entry_deleting`/`entry_deleted`, and
 `object_deleting` (a character or room the log is about to forget; a room's entries lose it,
-and the public ones become readable by their participants only).
+and the public ones become readable by their participants only). A roll
+(`rolllog.api.store_roll`) is inserted with its receivers in bulk, without those signals, and
+counted there by the same functions (`count_entries`, `reach`) in the same transaction: one
+statement per table, whatever the audience.
 
 **Ruling:** anything that writes entries around `save()` (a bulk insert, raw SQL, an edited
 time or room) must `rebuild()` afterwards; migration 0008 does it once for the existing log.
@@ -47,7 +50,7 @@ def _models(**given):
             for name in ("RollEntry", "DayCount", "RoomVisit", "Participant")}
 
 
-def _roles(entry):
+def roles(entry):
     """The characters an entry places in its room besides its receivers: roller and subject."""
     return [ident for ident in (entry.character_id, entry.subject_id) if ident]
 
@@ -90,7 +93,7 @@ def reach(entry, characters, sign=1, using=None):
 
 def entry_saved(entry, using=None):
     count_entries([entry], using=using)
-    reach(entry, _roles(entry), using=using)
+    reach(entry, roles(entry), using=using)
 
 
 def _receiver_ids(entry, using=None):
@@ -117,7 +120,7 @@ def receivers_changed(instance, action, reverse, pk_set, using=None):
         going = [ident for ident in current if action == "pre_clear" or ident in (pk_set or ())]
         reach(entry, going, sign=-1, using=using)
         if _needs_participants(entry):
-            staying = set(_roles(entry)) | (set(current) - set(going))
+            staying = set(roles(entry)) | (set(current) - set(going))
             gone = set(going) - staying
             if gone:
                 _models()["Participant"].objects.using(using or "default").filter(
@@ -127,7 +130,7 @@ def receivers_changed(instance, action, reverse, pk_set, using=None):
 def entry_deleting(entry, using=None):
     """Before an entry is deleted (its receivers and participants go with it)."""
     if entry.room_id:
-        reach(entry, _roles(entry) + _receiver_ids(entry, using), sign=-1, using=using)
+        reach(entry, roles(entry) + _receiver_ids(entry, using), sign=-1, using=using)
 
 
 def entry_deleted(entry, using=None):

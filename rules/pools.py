@@ -20,6 +20,7 @@ rolled; a pool that modifiers push below 1 is rolled as 1 die (V5 core: penaltie
 least one die).
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -97,8 +98,10 @@ class Pool:
         return text
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(name):
     """The form names are compared in: lower case, no spaces, `_`, `'` or `.`."""
+    # Cached: each term of a pool is matched against every trait name of the sheet.
     return re.sub(r"[\s_'.]", "", name.lower())
 
 

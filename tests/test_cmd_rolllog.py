@@ -115,6 +115,32 @@ class TestPrivateShared(CommandLogBase):
         self.verify(entry.code, self.char2, f"[Verify] Roll {entry.code} (roll, private)")
         self.assertEqual(self.verify(entry.code, self.outsider), NO_SUCH_ROLL)
 
+    def test_a_named_character_not_connected_is_not_shown_and_the_roller_is_told(self):
+        telly = create.create_object(self.character_typeclass, key="Telly", location=self.room1, home=self.room1)
+        telly.msg = mock.Mock()
+        out = self.roll("/private 3=Char2, Telly", [6, 7, 10], cmd=CmdCheck)
+        entry = RollEntry.objects.get()
+        self.assertEqual(out, "[Private roll] Char checks 3 dice, Hunger 1\n"
+                              "  Dice: 6 7  Hunger: 10  =>  3 successes: success\n"
+                              f"  (private: shown to Char, Char2, staff) [code {entry.code}]\n"
+                              "Not shown to Telly (not connected).")
+        telly.msg.assert_not_called()
+        del telly.msg
+        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.details["shared_with"], ["Char2", "Telly"])  # named, not seen
+        self.assertEqual(self.verify(entry.code, telly), NO_SUCH_ROLL)
+        self.assertIn("  Audience: private: shown to Char, Char2\n",
+                      self.verify(entry.code, self.char2, f"[Verify] Roll {entry.code} (check, private)") + "\n")
+
+    def test_several_not_connected_are_named_in_one_line(self):
+        away = [create.create_object(self.character_typeclass, key=key, location=self.room1, home=self.room1)
+                for key in ("Telly", "Ozzy", "Pim")]
+        out = self.roll("/private 2=Telly, Ozzy, Pim", [6, 7], cmd=CmdCheck, noansi=True)
+        self.assertIn("(private: shown to Char, staff)", out)
+        self.assertTrue(out.endswith("\nNot shown to Telly, Ozzy and Pim (not connected)."), out)
+        self.assertEqual(list(RollEntry.objects.get().receivers.all()), [self.char1])
+        self.assertEqual(away[0].location, self.room1)
+
     def test_comment_after_names_and_equals_in_comments(self):
         out = self.roll("/private dex vs 2 = Char2 # who lies?", [6, 7, 10])
         self.assertIn("vs 2 # who lies?", out)

@@ -267,6 +267,14 @@ class TestExtendedAndContest(V20Test):
         self.assertIn("Verdict: equal nets (1 each): nobody wins.", out)
         self.assertEqual(RollEntry.objects.filter(kind="contest").count(), 2)
 
+    def test_private_resisted_names_only_those_shown(self):
+        # Char2's player is not connected: the line names Anna and staff, and Anna is told.
+        self.char2.set_trait("dexterity", 2)
+        out = self.roll("/private Anna: dex vs 6 = Char2: dex vs 6", [6, 7, 8, 6, 2], cmd=CmdContest)
+        self.assertIn("  Verdict: Anna wins by 2 successes.\n  (private: shown to Anna, staff) [code ", out)
+        self.assertTrue(out.endswith("]\nNot shown to Char2 (not connected)."), out)
+        self.assertEqual(list(RollEntry.objects.get(kind="contest").receivers.all()), [self.char1])
+
 
 class TestWingAndHelp(V20Test):
     def test_the_wing_is_found_and_its_help_is_on_roll(self):

@@ -7,10 +7,12 @@ from commands.rolls import CmdRoll
 from commands.v5.teamwork import CmdTeamwork
 from commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
 
-from .table_helpers import TableTest
+from evennia.utils import create
+
+from .table_helpers import Connected, TableTest
 
 
-class TestWillpowerOnRolls(TableTest):
+class TestWillpowerOnRolls(Connected, TableTest):
     def setUp(self):
         super().setUp()
         self.char1.set_trait("resolve", 2)  # Willpower 3
@@ -108,6 +110,8 @@ class TestWillpowerOnRolls(TableTest):
     def test_private_roll_reroll_goes_to_the_same_receivers(self):
         char3 = self.make_character("Char3")
         char4 = self.make_character("Char4")
+        # Char3 is played (a private roll reaches only connected characters).
+        self.connect(create.create_account("Player3", email="p3@example.com", password="player3-password"), char3)
         self.do(CmdRoll, "/private com vs 2=Char3", [2, 7], caller=self.char2)
         out = self.do(CmdWillpower, "", [8], {
             self.char2: "[Private roll] Char2 spends Willpower to reroll: Composure 2 (2 dice), Hunger 1,\n  vs 2\n"

@@ -19,6 +19,7 @@ from commands.rolllog import CmdRolls
 from commands.rolls import CmdCheck, CmdRoll
 from rules.display import visible_len
 from rules.randomness import seeded
+from tests.table_helpers import Connected
 from tests.test_engine_contract import TYPICAL, sent
 
 NAMES = ("Alessandrina", "Bartholomew", "Cassiopeia", "Desdemona", "Evangeline", "Florentino",
@@ -29,11 +30,16 @@ GM_HINT = "  |wGM|n: rule on it"
 FULL_CODE = re.compile(r"\[code [0-9A-Z]{8}\]")
 
 
-class WidthTest(EvenniaCommandTest):
+class WidthTest(Connected, EvenniaCommandTest):
     def setUp(self):
         super().setUp()
         self.named = [create.create_object(self.character_typeclass, key=name, location=self.room1,
                                            home=self.room1) for name in NAMES]
+        # Each played (a private roll reaches only connected characters), on an 80-column client.
+        for character in self.named:
+            account = create.create_account(f"{character.key}Player", email="width@example.com",
+                                            password="width-password", typeclass=self.account_typeclass)
+            self.connect(account, character).protocol_flags["SCREENWIDTH"] = {0: 80}
 
     def screen(self, width):
         self.session.protocol_flags["SCREENWIDTH"] = {0: width}
@@ -69,7 +75,7 @@ class WidthTest(EvenniaCommandTest):
                 # Whalefall's hint to staff on a partial check is its wing's own message
                 # (test_whalefall_gm_hint_fits_50_columns)
                 self.assert_fits([t for t in got[self.char1] if not t.startswith(GM_HINT)], width, f"{key} roll")
-                for obj in self.named:  # no session: 80 columns
+                for obj in self.named:  # their clients: 80 columns
                     self.assert_fits(got[obj], 80, f"{key} roll seen by {obj.key}")
                 text = "\n".join(got[self.char1])
                 self.assertIn("Alessandrina", text)

@@ -21,6 +21,7 @@ from rules.pools import match_name
 from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .objects import ObjectParent
+from .stored import replace_value
 
 SHEET = "sheet"
 
@@ -105,7 +106,18 @@ class Character(ObjectParent, DefaultCharacter):
     @property
     def sheet_values(self):
         """Every trait's value, in range (see `Sheet.clamp`)."""
-        return self.sheet.clamp(dict(self._stored("values", {})))
+        # A roll reads the sheet several times (the roller, the pool's traits, what it
+        # spends): unpacking the Attribute and clamping every trait each time was a tenth of
+        # a roll. Kept while the stored value is the same object (every write replaces it)
+        # under the same system.
+        system = self.dice_system()
+        attribute = self.attributes.get("values", category=SHEET, return_obj=True)
+        packed = getattr(attribute, "db_value", None) if not isinstance(attribute, list) else None
+        memo = self.__dict__.get("_sheet_memo")
+        if memo is None or memo[0] is not packed or memo[1] is not system or packed is None:
+            memo = (packed, system, system.sheet.clamp(dict(self._stored("values", {}))))
+            self.__dict__["_sheet_memo"] = memo
+        return dict(memo[2])
 
     @property
     def specialties(self):
@@ -155,7 +167,8 @@ class Character(ObjectParent, DefaultCharacter):
         old = values[trait]
         stored = dict(self._stored("values", {}))
         stored[trait] = value
-        self.attributes.add("values", stored, category=SHEET)
+        # Hunger and Willpower change in play, often in a roll: in one statement.
+        replace_value(self, "values", stored, category=SHEET)
         self.send_vitals()
         return old
 

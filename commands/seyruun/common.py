@@ -12,6 +12,7 @@ from rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import announce, dice_system, send, width_of
+from ..rolls import private_to
 
 LAST_ROLL = "seyruun_last_roll"
 EXTENDED = "seyruun_extended"
@@ -36,10 +37,6 @@ def can_pay(roller, costs):
         if roller.get(key, 0) < amount:
             raise DiceError("You have no Willpower left to spend." if key == "willpower_left"
                             else f"You cannot pay {amount} {key}.")
-
-
-def private_to(caller, private, shared):
-    return [caller.key] + [obj.key for obj in shared] + ["staff"] if private else None
 
 
 def show_roll(caller, view, *, verb, comment="", private=False, shared=(), extra=None, record=None):

@@ -13,7 +13,7 @@ from rules.display import format_roll
 from rules.errors import DiceError
 from rules.randomness import get_rng
 
-from ..dice_base import DiceCommand, announce, dice_system, find_character, is_staff, split_comment
+from ..dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, split_comment, split_connected)
 from rules.display import escape
 from ..rolls import roll_summary
 
@@ -83,7 +83,8 @@ class CmdContest(DiceCommand):
             winner = names[0] if outcome.winner == "first" else names[1]
             verdict = f"{winner} wins by {outcome.margin} {'success' if outcome.margin == 1 else 'successes'}"
         private = "private" in self.switches
-        private_to = [rolled[0][0].key, rolled[1][0].key, "staff"] if private else None
+        shown = split_connected([rolled[0][0], rolled[1][0]])[0]
+        private_to = [character.key for character in shown] + ["staff"] if private else None
 
         def render(width):
             lines = []

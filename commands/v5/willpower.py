@@ -110,7 +110,11 @@ class LastRoll:
         fields.pop("record", None)
         entry = fields.get("entry")
         fields["entry"] = getattr(entry, "id", entry)
-        fields["receivers"] = [obj for obj in fields.get("receivers", ()) if obj is not None]
+        # A reroll reaches the same audience as the roll: the room for a public roll (as it
+        # is then), the receivers for a private one: only those are worth keeping (a full
+        # room's 50 characters would be packed into the value on every roll).
+        kept = fields.get("receivers", ()) if self.private else ()
+        fields["receivers"] = [obj for obj in kept if obj is not None]
         cls = type(self)
         return {"class": f"{cls.__module__}:{cls.__qualname__}", "fields": pending.to_plain(fields)}
 

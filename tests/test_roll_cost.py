@@ -1,0 +1,97 @@
+"""
+What a roll costs the server does not grow with its audience: a roll seen by 50 connected
+players asks the database exactly what a roll seen by one does (a pinned number of statements,
+so a regression shows), and is drawn once per distinct client width, not once per receiver,
+while every receiver still gets the roll at their own width, and +nospoof players get speech
+tagged and rolls untagged as before.
+"""
+
+from unittest import mock
+
+from evennia.utils.test_resources import EvenniaCommandTest
+
+from tests.scene_helpers import Scene, cost, run
+
+# A public +roll, in a test's transaction: SAVEPOINT, the entry, its receivers, its day's
+# count, the room's visits, its faces, the face tally, RELEASE; then the +willpower window
+# (one UPDATE). A private roll adds its participants (one insert).
+PUBLIC_ROLL_STATEMENTS = 9
+PRIVATE_ROLL_STATEMENTS = 10
+COMMENT = ("she climbs the crumbling facade of the old cathedral in the rain, fingers searching for the "
+           "smallest hold while the watchmen below sweep their lanterns across the cobbles")
+
+
+class RollCostTest(Scene, EvenniaCommandTest):
+    def setUp(self):
+        super().setUp()
+        self.char1.set_trait("dexterity", 3)
+
+    def statements(self, args, cmd=None, caller=None):
+        from commands.rolls import CmdRoll
+
+        count, _ms, sql = cost(lambda: self.call((cmd or CmdRoll)(), args, caller=caller or self.char1))
+        return count, sql
+
+    def roll_statements(self, people, args):
+        self.statements(args)  # the first roll makes the +willpower window's Attribute
+        count, sql = self.statements(args)
+        self.outputs()
+        return count, sql
+
+    def test_a_roll_costs_the_same_statements_for_1_and_for_50_receivers(self):
+        alone = self.scene(1, name="Alone")
+        one, _ = self.roll_statements(alone, " dex+2 vs 2 # up the wall")
+        full = self.scene(50, widths=(80, 100), name="Full")
+        fifty, sql = self.roll_statements(full, " dex+2 vs 2 # up the wall")
+        self.assertEqual((one, fifty), (PUBLIC_ROLL_STATEMENTS, PUBLIC_ROLL_STATEMENTS), "\n".join(sql))
+        from rolllog.models import RollEntry
+
+        entry = RollEntry.objects.latest("id")
+        self.assertEqual(entry.receivers.count(), 50)  # all 50 in one statement
+        self.assertEqual(len(entry.receiver_names), 50)
+
+    def test_a_check_and_a_private_roll_too(self):
+        from commands.rolls import CmdCheck
+
+        full = self.scene(50, name="Full")
+        self.statements(" 5 vs 2", cmd=CmdCheck)
+        self.assertEqual(self.statements(" 5 vs 2", cmd=CmdCheck)[0], PUBLIC_ROLL_STATEMENTS)
+        named = ", ".join(obj.key for obj in full[1:11])
+        self.statements(f"/private 3={full[1].key}")
+        self.assertEqual(self.statements(f"/private 3={full[1].key}")[0], PRIVATE_ROLL_STATEMENTS)
+        self.assertEqual(self.statements(f"/private 3={named}")[0], PRIVATE_ROLL_STATEMENTS)
+
+    def test_drawn_once_per_width_and_each_receiver_gets_their_own(self):
+        from commands import nospoof
+        from commands.rolls import CmdRoll
+        from rolllog.models import RollEntry
+        from rules import display
+
+        people = self.scene(50, widths=(80, 100), name="Wide")
+        for character in people[1::3]:
+            nospoof.set_nospoof(character.account, True)
+        run(self, CmdRoll, " 1")  # warm
+        self.outputs()
+        drawn = mock.Mock(wraps=display.format_roll)
+        with mock.patch.object(display, "format_roll", drawn):
+            run(self, CmdRoll, f" dex+2 vs 2 # {COMMENT}")
+        self.assertEqual(drawn.call_count, 2)
+        self.assertEqual(sorted(call.kwargs["width"] for call in drawn.call_args_list), [80, 100])
+        entry = RollEntry.objects.latest("id")
+        wide = display.append_code(display.format_roll(entry.roll_view, "Char", comment=COMMENT, width=100),
+                                   entry.code, width=100)
+        self.assertNotEqual(wide, entry.text)
+        got = self.outputs()
+        self.assertEqual(len(got), 50)
+        for number, character in enumerate(people):
+            session = character.sessions.all()[0]
+            self.assertEqual(got[session], [entry.text if number % 2 == 0 else wide], character.key)
+        # Speech still gets each +nospoof player's tag, and only theirs.
+        from commands.speech import CmdSay
+
+        run(self, CmdSay, " hello")
+        got = self.outputs()
+        tagged = f"[Char(#{self.char1.id})] Char says, \"hello|n\""
+        for number, character in enumerate(people[1:], start=1):
+            text = got[character.sessions.all()[0]][0]
+            self.assertEqual(text, tagged if number % 3 == 1 else 'Char says, "hello|n"', character.key)
