@@ -11,9 +11,12 @@ from commands.rolls import CmdRoll
 from rolllog.models import RollEntry
 from rules.randomness import FixedFaces, seeded
 
+from .table_helpers import Connected
 
-class PrivateTest(EvenniaCommandTest):
-    """char1, a player, rolls; Bob is named; char2, in the same room, is not (and gets nothing)."""
+
+class PrivateTest(Connected, EvenniaCommandTest):
+    """char1, a player, rolls; Bob (played now) is named; char2, in the same room, is not (and
+    gets nothing)."""
 
     def setUp(self):
         super().setUp()
@@ -23,6 +26,8 @@ class PrivateTest(EvenniaCommandTest):
         self.account.is_superuser = False
         self.account.save()
         self.bob = create.create_object(self.character_typeclass, key="Bob", location=self.room1, home=self.room1)
+        # A private roll reaches only those named who are played now.
+        self.connect(create.create_account("BobPlayer", email="bob@example.com", password="bob-password"), self.bob)
 
     def roll(self, args, faces):
         """What the roller, Bob and Char2 got (Char2 must get nothing)."""
