@@ -22,13 +22,18 @@ commands, because the typeclasses need it and never import from `commands/`.
   visual line by a narrow window reads as Alice's.
 - **Ruling (links):** MXP link markup (`|lc`, `|lu`, `|lt`, `|le`) is removed from speech and its
   parts shown as plain text, so a link cannot hide text or run a command for whoever clicks it.
+- All of this is one left-to-right pass over the markup as Evennia's own parser reads it
+  (`rules.display.colour_only`), which writes the speech anew: taking a code out can never
+  join what was around it into a new code (`|l|ltc` is shown as `|lc`, never a link; `||lc`
+  shows `|lc`, nothing hidden), sanitising twice gives what sanitising once gives, and a `|`
+  the reader sees is written so that no client option (colour off, screen reader) turns it
+  back into markup.
 """
 
 import re
 import unicodedata
 
-from evennia.utils import ansi
-
+from rules.display import colour_only, inert, shown_at
 from server.conf.inputfilter import clean_line
 
 # The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
@@ -42,52 +47,6 @@ SYSTEM_TAGS = (
 _TAG = re.compile(
     r"\[\s*(?:%s)\s*\]" % "|".join(r"\s+".join(map(re.escape, tag.lower().split())) for tag in SYSTEM_TAGS)
 )
-# Markup that moves text to another line or column, or makes a link: never from a player.
-_LAYOUT = re.compile(r"\|\||\|[/\-_>]|\|l[ctue]")
-# Evennia colour markup (zero width on screen): truecolour, xterm256, greyscale, the letters.
-_CODE = re.compile(r"\|\[?#[0-9a-fA-F]{6}|\|\[?[0-5]{3}|\|\[?=[a-z]|\|!?[a-zA-Z]|\|\[[a-zA-Z]|\|[*^]")
-
-
-def _layout_safe(text):
-    def replace(match):
-        token = match.group()
-        if token == "||":
-            return token
-        return " " if token[1] in "/-_>" else ""
-
-    text = _LAYOUT.sub(replace, text).strip()
-    # An unpaired `|` at the very end would pair with the `|n` that follows the speech.
-    trailing = len(text) - len(text.rstrip("|"))
-    if trailing % 2:
-        text += "|"
-    return text
-
-
-def _visible(text):
-    """(index in `text`, character) for each character the reader sees, or None when this
-    tokenizer and Evennia's own parser disagree about what is seen."""
-    seen = []
-    i, end = 0, len(text)
-    while i < end:
-        char = text[i]
-        if char == "|":
-            if text.startswith("||", i):
-                seen.append((i, "|"))
-                i += 2
-                continue
-            code = _CODE.match(text, i)
-            if code:
-                i = code.end()
-                continue
-        elif char == "{" and text.startswith("{{", i):
-            seen.append((i, "{"))
-            i += 2
-            continue
-        seen.append((i, char))
-        i += 1
-    if "".join(c for _, c in seen) != ansi.strip_ansi(text):
-        return None
-    return seen
 
 
 def _fold(char):
@@ -99,15 +58,10 @@ def _fold(char):
 
 def mark_tags(text, speaker):
     """
-    `text` (Evennia markup) with `(speaker)` put in front of each system tag of ours.
-
-    When the markup is too odd to map what is seen back to what was typed, the markup is made
-    literal (`|` doubled) so that the mapping is exact.
+    `text` (Evennia markup, as `colour_only` leaves it) with `(speaker)` put in front of each
+    system tag of ours.
     """
-    seen = _visible(text)
-    if seen is None:
-        text = text.replace("|", "||")
-        seen = _visible(text) or [(i, c) for i, c in enumerate(text)]
+    seen = shown_at(text)
     # Zero-width format characters are skipped, so `[Ro<ZWSP>ll]` is found too.
     kept = [(i, _fold(c)) for i, c in seen if unicodedata.category(c) != "Cf"]
     folded = "".join(c for _, c in kept)
@@ -125,10 +79,10 @@ def mark_tags(text, speaker):
 
 
 def literal(text):
-    """Text shown exactly as it is (a name, say): no markup, no control characters."""
-    return " ".join(clean_line(str(text)).replace("|", "||").split())
+    """Text shown exactly as it is (a name, say): no markup, no link, no control characters."""
+    return inert(" ".join(clean_line(str(text)).split()))
 
 
 def speech_text(text, speaker):
     """What a player's speech becomes before anyone sees it (see the module's rulings)."""
-    return mark_tags(_layout_safe(clean_line(text)), speaker)
+    return mark_tags(colour_only(clean_line(str(text))).strip(), speaker)
