@@ -317,7 +317,8 @@ def _lasting(style):
 def colour_only(markup, layout=" "):
     """
     A player's markup (speech, a description) with its colour kept and nothing else: every
-    layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout`, every MXP link code (`|lc`, `|lu`,
+    layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from each code to
+    what it becomes: "\\n" stays a line break in what is returned), every MXP link code (`|lc`, `|lu`,
     `|lt`, `|le`) is removed (the link's parts stay, as plain text), and every other character
     is shown as it is.
 
@@ -328,11 +329,11 @@ def colour_only(markup, layout=" "):
     characters kept.
     """
     shown, styles = [], []
-    for kind, source, text in _tokens(str(markup), links=True):
+    for kind, source, text in _tokens(without_control(markup), links=True):
         if kind == _STYLE:
             styles.append((len(shown), _lasting(source)))
         elif source in _LAYOUT:
-            shown.extend(layout)
+            shown.extend(layout.get(source, " ") if isinstance(layout, dict) else layout)
         elif kind != _LINK:
             shown.append(text)
     out, pending = [], iter(styles)

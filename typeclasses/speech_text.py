@@ -1,6 +1,7 @@
 """
 What a player's speech becomes before anyone else sees it: `speech_text`, and the pieces it is
-made of (`SYSTEM_TAGS`, `mark_tags`, `literal`). Used by the speech commands (commands/speech.py,
+made of (`SYSTEM_TAGS`, `mark_tags`, `literal`); and what a player's description becomes when
+someone looks (`description_text`). Used by the speech commands (commands/speech.py,
 commands/ooc.py) and by channel messages (typeclasses/channels.py); it sits here, below the
 commands, because the typeclasses need it and never import from `commands/`.
 
@@ -22,6 +23,14 @@ commands, because the typeclasses need it and never import from `commands/`.
   visual line by a narrow window reads as Alice's.
 - **Ruling (links):** MXP link markup (`|lc`, `|lu`, `|lt`, `|le`) is removed from speech and its
   parts shown as plain text, so a link cannot hide text or run a command for whoever clicks it.
+- **Ruling (descriptions):** a character's description (`setdesc`) is shown as MUSHes show it,
+  with what MUSH players put in one: colour is kept, `%r` and `|/` start a new line, `%t`, `|-`
+  and `|>` are an indent of four spaces, `%%` is a `%` (links are removed, as in speech). But
+  every line of it starts two spaces in, below the character's name, and a tag of ours in it is
+  marked with the character's name, as in speech: a description can look like anything its
+  player likes, but never start a line at column 0, where our lines start, and never pass for
+  a line of ours in a narrow window. Rooms, exits and things are described by builders
+  (staff) and are shown as Evennia shows them.
 - All of this is one left-to-right pass over the markup as Evennia's own parser reads it
   (`rules.display.colour_only`), which writes the speech anew: taking a code out can never
   join what was around it into a new code (`|l|ltc` is shown as `|lc`, never a link; `||lc`
@@ -86,3 +95,28 @@ def literal(text):
 def speech_text(text, speaker):
     """What a player's speech becomes before anyone sees it (see the module's rulings)."""
     return mark_tags(colour_only(clean_line(str(text))).strip(), speaker)
+
+
+# A description's MUSH substitutions (`%r` line break, `%t` indent, `%%` a percent sign) and its
+# real line breaks (a description written in an editor); split out before the markup is read,
+# so each part is tamed on its own and nothing can join across them.
+_DESC_PARTS = re.compile(r"(%%|%[rRtT]|\r\n|\n|\r)")
+_DESC_BREAK, _DESC_TAB = "\n", "    "
+_DESC_LAYOUT = {"|/": _DESC_BREAK, "|-": _DESC_TAB, "|>": _DESC_TAB, "|_": " "}
+_DESC_SUBS = {"%r": _DESC_BREAK, "%t": _DESC_TAB, "%%": "%", "\r\n": _DESC_BREAK, "\n": _DESC_BREAK,
+              "\r": _DESC_BREAK}
+DESC_INDENT = "  "
+
+
+def description_text(text, owner):
+    """A player's description as it is shown to whoever looks (see the ruling above)."""
+    parts = []
+    for part in _DESC_PARTS.split(str(text)):
+        sub = _DESC_SUBS.get(part.lower() if part.startswith("%") else part)
+        if sub is not None:
+            parts.append(sub)
+        elif part:
+            parts.append(colour_only(clean_line(part), layout=_DESC_LAYOUT))
+    lines = [line.rstrip() for line in "".join(parts).split(_DESC_BREAK)]
+    shown = [DESC_INDENT + mark_tags(line, owner) if line.strip() else "" for line in lines]
+    return "\n".join(shown).strip("\n") + "|n"

@@ -51,6 +51,9 @@ AMP_PORT = _PORT_BASE + 6
 
 # The global input filter: control, escape and bidi characters never reach a command.
 SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
+# A screen reader's text is stripped once, on the Server (server/conf/sessionhandler.py), so the
+# Portal never parses a player's escaped text a second time.
+SERVER_SESSION_HANDLER_CLASS = "server.conf.sessionhandler.ServerSessionHandler"
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
