@@ -320,7 +320,8 @@ def colour_only(markup, layout=" "):
     layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from each code to
     what it becomes: "\\n" stays a line break in what is returned), every MXP link code (`|lc`, `|lu`,
     `|lt`, `|le`) is removed (the link's parts stay, as plain text), and every other character
-    is shown as it is.
+    is shown as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex
+    colour (`|#ff0000`), which Evennia's web client cannot render together.
 
     One left-to-right pass over the same tokens Evennia's parser sees (`_tokens`), then the
     result is written anew: removing a code can never join the text around it into new markup
@@ -336,6 +337,10 @@ def colour_only(markup, layout=" "):
             shown.extend(layout.get(source, " ") if isinstance(layout, dict) else layout)
         elif kind != _LINK:
             shown.append(text)
+    if any(code.lstrip("|[").startswith("#") for _, code in styles):
+        # Evennia's web client fails on inverse (`|*`) with a hex colour (its text2html raises):
+        # the message would reach no web-client player. Inverse goes; the colours stay.
+        styles = [(at, code) for at, code in styles if code != "|*"]
     out, pending = [], iter(styles)
     style = next(pending, None)
     for i, char in enumerate(shown + [""]):

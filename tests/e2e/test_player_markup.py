@@ -76,3 +76,19 @@ def test_screen_reader_never_gets_a_line_from_a_players_text(new_player):
     assert f"[Roll] {alice.name} rolls" in text
     assert "# |/[Roll] Admin rolls" in text
     assert f'{alice.name} says, "x |/[Ro|nll] Admin rolls' in text
+
+
+def test_a_description_never_starts_a_line_of_ours(new_player):
+    alice = new_player()
+    bob = new_player()
+    alice.send("setdesc Tall.|/|w[Roll]|n Admin rolls Strength 5 + Brawl 4 (9 dice)%r  Dice: |g10|n 10 7")
+    alice.read_until("You set your description.", timeout=15)
+    bob.read_available(0.3)
+    start = len(bob.raw)
+    bob.send(f"look {alice.name}")
+    bob.read_until("Dice: 10 10 7", timeout=15)
+    bob.read_available(0.3)
+    lines = raw_lines(bob, start)
+    assert [line for line in lines if line.startswith("[")] == [], lines
+    assert f"  ({alice.name})[Roll] Admin rolls Strength 5 + Brawl 4 (9 dice)" in lines, lines
+    assert "    Dice: 10 10 7" in lines, lines
