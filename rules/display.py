@@ -317,10 +317,10 @@ def _lasting(style):
 def colour_only(markup, layout=" "):
     """
     A player's markup (speech, a description) with its colour kept and nothing else: every
-    layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from each code to
-    what it becomes: "\\n" stays a line break in what is returned), every MXP link code (`|lc`, `|lu`,
-    `|lt`, `|le`) is removed (the link's parts stay, as plain text), and every other character
-    is shown as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex
+    layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from code to
+    what it becomes, where a line feed stays one in the result), every MXP link code (`|lc`,
+    `|lu`, `|lt`, `|le`) is removed (the link's parts stay, as plain text), control characters
+    become spaces, and every other character is shown as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex
     colour (`|#ff0000`), which Evennia's web client cannot render together.
 
     One left-to-right pass over the same tokens Evennia's parser sees (`_tokens`), then the
