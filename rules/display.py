@@ -319,9 +319,10 @@ def colour_only(markup, layout=" "):
     A player's markup (speech, a description) with its colour kept and nothing else: every
     layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from code to
     what it becomes, where a line feed stays one in the result), every MXP link code (`|lc`,
-    `|lu`, `|lt`, `|le`) is removed (the link's parts stay, as plain text), control characters
-    become spaces, and every other character is shown as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex
-    colour (`|#ff0000`), which Evennia's web client cannot render together.
+    `|lu`, `|lt`, `|le`) becomes a space after text that has none (the link's parts stay, as
+    plain text, apart), control characters become spaces, and every other character is shown
+    as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex colour
+    (`|#ff0000`), which Evennia's web client cannot render together.
 
     One left-to-right pass over the same tokens Evennia's parser sees (`_tokens`), then the
     result is written anew: removing a code can never join the text around it into new markup
@@ -333,9 +334,12 @@ def colour_only(markup, layout=" "):
     for kind, source, text in _tokens(without_control(markup), links=True):
         if kind == _STYLE:
             styles.append((len(shown), _lasting(source)))
+        elif kind == _LINK:
+            if shown and not shown[-1].isspace():
+                shown.append(" ")
         elif source in _LAYOUT:
             shown.extend(layout.get(source, " ") if isinstance(layout, dict) else layout)
-        elif kind != _LINK:
+        else:
             shown.append(text)
     if any(code.lstrip("|[").startswith("#") for _, code in styles):
         # Evennia's web client fails on inverse (`|*`) with a hex colour (its text2html raises):

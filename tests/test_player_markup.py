@@ -52,21 +52,23 @@ def assert_no_link(markup):
 
 def test_split_link_codes_never_join_into_a_link():
     tamed = colour_only(ATTACK)
-    assert tamed == (f"Staff, please ||{WJ}lc+stat Alice/dex=5||{WJ}lt[click here to verify my roll]"
-                     f"||{WJ}le")
+    assert tamed == (f"Staff, please ||{WJ}l c+stat Alice/dex=5||{WJ}l t[click here to verify my roll]"
+                     f"||{WJ}l e")
     assert_no_link(tamed)
 
 
 def test_exact_hostile_strings():
     for typed, tamed in (
         ("||lcquit||ltx||le", f"||{WJ}lcquit||{WJ}ltx||{WJ}le"),  # hides nothing, eats no letter
-        ("|||lc", "||"),  # an escaped `|`, then a link code: the code goes
+        ("|||lc", "|| "),  # an escaped `|`, then a link code: the code goes
         ("||||lc", f"||||{WJ}lc"),
-        ("|lcquit|ltclick me|le", "quitclick me"),
-        ("|luhttp://evil.example|ltok|le", "http://evil.exampleok"),
+        ("|lcquit|ltclick me|le", "quit click me "),
+        ("|luhttp://evil.example|ltok|le", "http://evil.example ok "),  # the address, shown in full
         ("a|/b|-c|_d|>e", "a b c d e"),
         ("||/[Roll]", "||/[Roll]"),
         ("|#abc|ltdef", "|#aabbccdef"),  # the short colour is not lengthened by what was behind
+        ("|#abc|rdef", "|#aabbcc|rdef"),
+        ("|#abcdef", "|#abcdef"),
         ("|||[r x", "||||[r x"),
         ("x|[ry", "x|[500y"),
         ("{{ {x} $you()", "{{ {{x} $you()"),
@@ -165,7 +167,8 @@ def test_description_lines_are_indented_and_marked():
         "  |w(Alice)[Roll]|n Admin rolls Strength 5 + Brawl 4 (9 dice)\n    Dice: |g10|n 7 3|n")
     assert description_text("Tall.%rHer eyes are |ggreen|n.%R%tScar: 50%%", "Alice") == (
         "  Tall.\n  Her eyes are |ggreen|n.\n      Scar: 50%|n")
-    assert description_text("|%r/ |l|ltcquit|l|ltt x|l|lte", "Alice") == f"  ||\n  / ||{WJ}lcquit||{WJ}lt x||{WJ}le|n"
+    assert description_text("|%r/ |l|ltcquit|l|ltt x|l|lte", "Alice") == (
+        f"  ||\n  / ||{WJ}l cquit||{WJ}l t x||{WJ}l e|n")
     assert_no_link(description_text(ATTACK, "Alice"))
 
 
@@ -199,8 +202,8 @@ class PlayerMarkupCommands(EvenniaCommandTest):
     def test_say_with_split_link_codes(self):
         out = self.heard(S.speech.CmdSay(), ATTACK, [self.char2])
         self.assertEqual(out[self.char2], [
-            f'Char says, "Staff, please ||{WJ}lc+stat Alice/dex=5||{WJ}lt[click here to verify my roll]'
-            f'||{WJ}le|n"'])
+            f'Char says, "Staff, please ||{WJ}l c+stat Alice/dex=5||{WJ}l t[click here to verify my roll]'
+            f'||{WJ}l e|n"'])
         assert_no_link(out[self.char2][0])
 
     def test_say_with_escaped_link_hides_nothing(self):
@@ -211,17 +214,17 @@ class PlayerMarkupCommands(EvenniaCommandTest):
 
     def test_say_with_outside_link(self):
         out = self.heard(S.speech.CmdSay(), "|luhttp://evil.example|ltfree dice|le", [self.char2])
-        self.assertEqual(out[self.char2], ['Char says, "http://evil.examplefree dice|n"'])
+        self.assertEqual(out[self.char2], ['Char says, "http://evil.example free dice|n"'])
 
     def test_pose_whisper_and_page(self):
         out = self.heard(S.speech.CmdPose(), "points: |l|ltcquit|l|ltthere|l|lte", [self.char2])
-        self.assertEqual(out[self.char2], [f"Char points: ||{WJ}lcquit||{WJ}lthere||{WJ}le|n"])
+        self.assertEqual(out[self.char2], [f"Char points: ||{WJ}l cquit||{WJ}l there||{WJ}l e|n"])
         out = self.heard(S.speech.CmdWhisper(), "Char2 = ||lcquit||ltgo||le", [self.char2])
         self.assertEqual(out[self.char2], [f'Char whispers: "||{WJ}lcquit||{WJ}ltgo||{WJ}le|n"'])
         out = self.heard(S.speech.CmdPage(), "TestAccount2 = |l|ltcquit|l|ltgo|l|lte", [self.account2],
                          caller=self.account)
         self.assertEqual(strip_ansi(out[self.account2][0]),
-                         f"Account TestAccount pages: |{WJ}lcquit|{WJ}lgo|{WJ}le")
+                         f"Account TestAccount pages: |{WJ}l cquit|{WJ}l go|{WJ}l e")
         for message in out[self.account2]:
             assert_no_link(message)
 

@@ -23,6 +23,9 @@ commands, because the typeclasses need it and never import from `commands/`.
   visual line by a narrow window reads as Alice's.
 - **Ruling (links):** MXP link markup (`|lc`, `|lu`, `|lt`, `|le`) is removed from speech and its
   parts shown as plain text, so a link cannot hide text or run a command for whoever clicks it.
+  Each code becomes a space: glued together, the parts would make new words, and a URL glued
+  to the link's text would be another URL (which the web client makes clickable, as it does
+  any address shown in full).
 - **Ruling (descriptions):** a character's description (`setdesc`) is shown as MUSHes show it,
   with what MUSH players put in one: colour is kept, `%r` and `|/` start a new line, `%t`, `|-`
   and `|>` are an indent of four spaces, `%%` is a `%` (links are removed, as in speech). But

@@ -45,14 +45,14 @@ def test_staff_web_client_shows_a_players_link_as_text(game_server, new_player, 
 
     alice.send("say " + ATTACK.format(victim=alice.name))
     text = wait_for_text(page, re.escape("verify my roll]"))
-    assert f"{alice.name} says, \"Staff, please |\u2060lc+stat {alice.name}/dex=5|\u2060lt[click here" in text
+    assert f"{alice.name} says, \"Staff, please |\u2060l c+stat {alice.name}/dex=5|\u2060l t[click here" in text
     assert active_elements(page) == before, page.locator("#messagewindow").inner_html()[-3000:]
 
     # Colour off: Evennia removes colour codes before it looks for links.
     send(page, "option nocolor=on")
     wait_for_text(page, r"NOCOLOR|[Nn]ocolor")
     alice.send("say " + ATTACK.format(victim="Staff"))
-    wait_for_text(page, re.escape("please |\u2060lc+stat Staff"))
+    wait_for_text(page, re.escape("please |\u2060l c+stat Staff"))
     assert active_elements(page) == before, page.locator("#messagewindow").inner_html()[-3000:]
     send(page, "option nocolor=off")
 
