@@ -18,7 +18,7 @@ from .options import CmdOption
 from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
-from .speech import CmdPage, CmdPose, CmdSay, CmdWhisper
+from .speech import CmdPage, CmdPose, CmdSay, CmdSetDesc, CmdWhisper
 from .unloggedin import CmdUnconnectedCreate
 
 
@@ -47,8 +47,8 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
 
     def at_cmdset_creation(self):
         super().at_cmdset_creation()
-        # Stock speech, made unable to forge a system line (commands/speech.py).
-        for command in (CmdSay, CmdPose, CmdWhisper):
+        # Stock speech and descriptions, made unable to forge a system line (commands/speech.py).
+        for command in (CmdSay, CmdPose, CmdWhisper, CmdSetDesc):
             self.add(command())
         for command in (CmdOOC, CmdUnpuppet, CmdHelp):  # ooc <text>; help (commands/help.py)
             self.add(command())

@@ -24,6 +24,7 @@ from django.db.models import Q
 from evennia.commands.default.comms import CmdPage as _StockPage
 from evennia.commands.default.general import CmdPose as _StockPose
 from evennia.commands.default.general import CmdSay as _StockSay
+from evennia.commands.default.general import CmdSetDesc as _StockSetDesc
 from evennia.commands.default.general import CmdWhisper as _StockWhisper
 from evennia.comms.models import Msg
 from evennia.utils import create
@@ -259,3 +260,19 @@ class CmdPage(_StockPage):
         if problems:
             self.msg("\n".join(problems))
         self.msg(f"You paged {', '.join(received)} with: '{message}|n'.")
+
+
+class CmdSetDesc(_StockSetDesc):
+    """
+    describe yourself
+
+    Usage:
+      setdesc <description>
+
+    What others see when they look at you. Colour is welcome (||r, ||555, ||#ff8800, ...), and
+    so are line breaks: %r (or ||/) starts a new line, %t an indent, %% is a percent sign.
+
+    Every line of a description is shown two spaces in, under your name, and a tag of the
+    game's such as [Roll] in it is shown with your name before it: a description can look
+    like anything you like, except a line of the game's own. Links are shown as plain text.
+    """

@@ -26,8 +26,12 @@ What `escape` neutralises, by what Evennia's output side does with text (telnet:
   back: a backslash needs nothing.)
 - MXP links (`|lc<cmd>|lt<text>|le`, `|lu<url>|lt<text>|le`) are matched *after* the escapes
   are undone, so a doubled `|` would still make a link (web client) or hide text (telnet). A
-  `|H` (turn bold off: invisible, no character) goes between such a `|` and its `l`, so the
-  link patterns never match and the text still reads as typed.
+  word joiner (U+2060: no width, no character a reader hears) goes between such a `|` and its
+  `l`, so the link patterns never match and the text still reads as typed. **Ruling:** a
+  character, not an invisible colour code (`|H` was used): Evennia removes colour codes
+  *before* it looks for links when the player's client has colour off (`option nocolor`, in
+  telnet with MXP and in the web client) and in screen-reader mode, so a code would vanish and
+  the link would come back; the joiner survives every option.
 - Control characters (C0, DEL, C1 such as U+009B CSI and U+0085 NEL), Unicode line and
   paragraph separators and bidi overrides/isolates become spaces; runs of whitespace become
   one space. Player text never starts a line.
@@ -170,9 +174,10 @@ TONE_STYLES = {
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
 # Evennia's output markup (`|`, and so `|l`, the MXP links) and its escape `{{`.
 _MARKUP = re.compile(r"[|{]")
-_INERT = {"|": "||", "{": "{{"}
-# `|H` between the `|` and the `l`: the text reads the same, no link pattern matches.
-_LINK_BREAK = "|||H"
+# A word joiner between the `|` and the `l`: the text reads the same, no link pattern matches,
+# with colour on or off (see "Player text" above).
+WORD_JOINER = "\u2060"
+_LINK_BREAK = "||" + WORD_JOINER
 
 
 def without_control(text):
@@ -182,10 +187,7 @@ def without_control(text):
 
 
 def _inert(match):
-    found = match.group()
-    if found == "|" and match.end() < len(match.string) and match.string[match.end()] == "l":
-        return _LINK_BREAK
-    return _INERT[found]
+    return _literal(match.group(), match.string[match.end():match.end() + 1])
 
 
 def escape(text, limit=None):
@@ -230,15 +232,23 @@ _RAW_ANSI = re.compile(r"\033\[[0-9;]+m")
 _PLACEHOLDER = "\033[0m"  # a code while links are matched: invisible, and no `|` for them
 _CODE_UNIT = re.compile(r"\[code [0-9A-Za-z]{1,9}\]")
 
+# What Evennia's bright backgrounds stand for (its `ansi_xterm256_bright_bg_map`): written so,
+# a background needs no look-behind and reads the same after a `||`.
+_BRIGHT_BG_XTERM = {"r": "500", "g": "050", "y": "550", "b": "005", "m": "505", "c": "055",
+                    "w": "555", "x": "222"}
+_LINK_CODES = ("|lc", "|lu", "|lt", "|le")
+
 # token kinds
-_STYLE, _TEXT, _SPACE = "style", "text", "space"
+_STYLE, _TEXT, _SPACE, _LINK = "style", "text", "space", "link"
 
 
-def _tokens(markup):
+def _tokens(markup, links=False):
     """
     The markup as (kind, source, shown) tokens, in order: style codes (shown as nothing),
     spaces, and everything else (one shown character each; an escape `||`/`{{` shows one
-    character, a layout code its characters).
+    character, a layout code its characters). With `links`, each MXP link code (`|lc`, `|lu`,
+    `|lt`, `|le`) is a token of its own, shown as nothing; else it is the characters it is
+    made of, as Evennia shows one that is not part of a whole link.
     """
     out = []
     i, n = 0, len(markup)
@@ -253,6 +263,10 @@ def _tokens(markup):
             if pair in _LAYOUT:
                 out.append((_TEXT, pair, _LAYOUT[pair]))
                 i += 2
+                continue
+            if links and markup[i:i + 3] in _LINK_CODES:
+                out.append((_LINK, markup[i:i + 3], ""))
+                i += 3
                 continue
             found = _CODE.match(markup, i)
             if not found and (i == 0 or markup[i - 1] != "|"):
@@ -274,12 +288,89 @@ def _tokens(markup):
     return out
 
 
+def shown_at(markup):
+    """(index in `markup`, character) for each character Evennia shows of `markup`, in order
+    (links are not followed: the markup is taken to have none, as `colour_only` leaves it)."""
+    seen, at = [], 0
+    for kind, source, text in _tokens(str(markup)):
+        if kind != _STYLE:
+            seen.extend((at, char) for char in text)
+        at += len(source)
+    return seen
+
+
 def strip_markup(markup):
     """The text as Evennia's `strip_ansi` leaves it: no colour, escapes undone, links' text."""
     shown = "".join(_PLACEHOLDER if kind == _STYLE else text for kind, _, text in _tokens(str(markup)))
     shown = _MXP.sub(r"\2", shown)
     shown = _MXP_URL.sub(r"\1", shown)
     return _RAW_ANSI.sub("", shown)
+
+
+def _literal(char, following):
+    """Markup that shows `char` as it is, whatever `following` (the next shown character) is."""
+    if char == "|":
+        return _LINK_BREAK if following == "l" else "||"
+    return "{{" if char == "{" else char
+
+
+def inert(text):
+    """
+    Markup that Evennia shows as exactly `text`, line breaks and runs of spaces included (the
+    plain text a screen reader is sent, say): each `|` and `{` made literal, as `escape` does,
+    nothing else touched.
+    """
+    text = str(text)
+    return "".join(_literal(char, text[i + 1:i + 2]) for i, char in enumerate(text))
+
+
+def _lasting(style):
+    """A colour code that reads the same wherever it is put: nothing after it lengthens it
+    (`_solid`), and a bright background needs no look-behind."""
+    if _BRIGHT_BG.fullmatch(style):
+        return "|[" + _BRIGHT_BG_XTERM[style[2]]
+    return _solid(style)
+
+
+def colour_only(markup, layout=" "):
+    """
+    A player's markup (speech, a description) with its colour kept and nothing else: every
+    layout code (`|/`, `|-`, `|_`, `|>`) becomes `layout` (a string, or a dict from code to
+    what it becomes, where a line feed stays one in the result), every MXP link code (`|lc`,
+    `|lu`, `|lt`, `|le`) becomes a space after text that has none (the link's parts stay, as
+    plain text, apart), control characters become spaces, and every other character is shown
+    as it is. **Ruling:** inverse video (`|*`) is dropped from text that has a hex colour
+    (`|#ff0000`), which Evennia's web client cannot render together.
+
+    One left-to-right pass over the same tokens Evennia's parser sees (`_tokens`), then the
+    result is written anew: removing a code can never join the text around it into new markup
+    (`|l|ltc` is `|l` and `c`, shown as such, never a link), and the result is a fixed point:
+    `colour_only(colour_only(x)) == colour_only(x)`, and what Evennia shows of it is exactly the
+    characters kept.
+    """
+    shown, styles = [], []
+    for kind, source, text in _tokens(without_control(markup), links=True):
+        if kind == _STYLE:
+            styles.append((len(shown), _lasting(source)))
+        elif kind == _LINK:
+            if shown and not shown[-1].isspace():
+                shown.append(" ")
+        elif source in _LAYOUT:
+            shown.extend(layout.get(source, " ") if isinstance(layout, dict) else layout)
+        else:
+            shown.append(text)
+    if any(code.lstrip("|[").startswith("#") for _, code in styles):
+        # Evennia's web client fails on inverse (`|*`) with a hex colour (its text2html raises):
+        # the message would reach no web-client player. Inverse goes; the colours stay.
+        styles = [(at, code) for at, code in styles if code != "|*"]
+    out, pending = [], iter(styles)
+    style = next(pending, None)
+    for i, char in enumerate(shown + [""]):
+        while style is not None and style[0] == i:
+            out.append(style[1])
+            style = next(pending, None)
+        out.append(_literal(char, shown[i + 1] if i + 1 < len(shown) else ""))
+    return "".join(out)
 
 
 def visible_len(markup):

@@ -60,7 +60,7 @@ class TestOOC(EvenniaCommandTest):
 
     def test_no_template_evaluation(self):
         _, theirs = self.run_ooc("{char} $you() |lcquit|ltclick|le")
-        assert theirs == [('<OOC> Char says, "{char} $you() quitclick"', "say")]
+        assert theirs == [('<OOC> Char says, "{char} $you() quit click"', "say")]
 
     def test_nothing_to_say_gives_usage(self):
         self.call(self.cmd(), "", "Usage: ooc <message>, or ooc :<pose>. To leave your character: unpuppet.")

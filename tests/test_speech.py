@@ -144,7 +144,7 @@ class TestSay(SpeechTestBase):
 
     def test_links_show_as_plain_text(self):
         out = self.run_cmd(S.CmdSay(), "|lcquit|ltclick me|le", [self.char2])
-        self.assertEqual(out[self.char2], ['Char says, "quitclick me|n"'])
+        self.assertEqual(out[self.char2], ['Char says, "quit click me|n"'])
 
     def test_empty_after_cleaning(self):
         self.call(S.CmdSay(), "\x1b[2J", "Say what?")

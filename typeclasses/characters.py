@@ -22,6 +22,7 @@ from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .objects import ObjectParent
 from .stored import replace_value
+from .speech_text import description_text
 
 SHEET = "sheet"
 
@@ -44,6 +45,11 @@ def reads_gmcp(session):
 
 class Character(ObjectParent, DefaultCharacter):
     """A player character or NPC with a character sheet."""
+
+    def get_display_desc(self, looker, **kwargs):
+        """The description its player set, coloured as they like but never a line of ours: each
+        line indented, our tags marked (the ruling is in typeclasses/speech_text.py)."""
+        return description_text(self.db.desc or self.default_description, self.key)
 
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
         """Another player's speech gets its author's tag when this player has +nospoof on."""

@@ -1,6 +1,7 @@
 """
 What a player's speech becomes before anyone else sees it: `speech_text`, and the pieces it is
-made of (`SYSTEM_TAGS`, `mark_tags`, `literal`). Used by the speech commands (commands/speech.py,
+made of (`SYSTEM_TAGS`, `mark_tags`, `literal`); and what a player's description becomes when
+someone looks (`description_text`). Used by the speech commands (commands/speech.py,
 commands/ooc.py) and by channel messages (typeclasses/channels.py); it sits here, below the
 commands, because the typeclasses need it and never import from `commands/`.
 
@@ -22,13 +23,29 @@ commands, because the typeclasses need it and never import from `commands/`.
   visual line by a narrow window reads as Alice's.
 - **Ruling (links):** MXP link markup (`|lc`, `|lu`, `|lt`, `|le`) is removed from speech and its
   parts shown as plain text, so a link cannot hide text or run a command for whoever clicks it.
+  Each code becomes a space: glued together, the parts would make new words, and a URL glued
+  to the link's text would be another URL (which the web client makes clickable, as it does
+  any address shown in full).
+- **Ruling (descriptions):** a character's description (`setdesc`) is shown as MUSHes show it,
+  with what MUSH players put in one: colour is kept, `%r` and `|/` start a new line, `%t`, `|-`
+  and `|>` are an indent of four spaces, `%%` is a `%` (links are removed, as in speech). But
+  every line of it starts two spaces in, below the character's name, and a tag of ours in it is
+  marked with the character's name, as in speech: a description can look like anything its
+  player likes, but never start a line at column 0, where our lines start, and never pass for
+  a line of ours in a narrow window. Rooms, exits and things are described by builders
+  (staff) and are shown as Evennia shows them.
+- All of this is one left-to-right pass over the markup as Evennia's own parser reads it
+  (`rules.display.colour_only`), which writes the speech anew: taking a code out can never
+  join what was around it into a new code (`|l|ltc` is shown as `|lc`, never a link; `||lc`
+  shows `|lc`, nothing hidden), sanitising twice gives what sanitising once gives, and a `|`
+  the reader sees is written so that no client option (colour off, screen reader) turns it
+  back into markup.
 """
 
 import re
 import unicodedata
 
-from evennia.utils import ansi
-
+from rules.display import colour_only, inert, shown_at
 from server.conf.inputfilter import clean_line
 
 # The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
@@ -42,52 +59,6 @@ SYSTEM_TAGS = (
 _TAG = re.compile(
     r"\[\s*(?:%s)\s*\]" % "|".join(r"\s+".join(map(re.escape, tag.lower().split())) for tag in SYSTEM_TAGS)
 )
-# Markup that moves text to another line or column, or makes a link: never from a player.
-_LAYOUT = re.compile(r"\|\||\|[/\-_>]|\|l[ctue]")
-# Evennia colour markup (zero width on screen): truecolour, xterm256, greyscale, the letters.
-_CODE = re.compile(r"\|\[?#[0-9a-fA-F]{6}|\|\[?[0-5]{3}|\|\[?=[a-z]|\|!?[a-zA-Z]|\|\[[a-zA-Z]|\|[*^]")
-
-
-def _layout_safe(text):
-    def replace(match):
-        token = match.group()
-        if token == "||":
-            return token
-        return " " if token[1] in "/-_>" else ""
-
-    text = _LAYOUT.sub(replace, text).strip()
-    # An unpaired `|` at the very end would pair with the `|n` that follows the speech.
-    trailing = len(text) - len(text.rstrip("|"))
-    if trailing % 2:
-        text += "|"
-    return text
-
-
-def _visible(text):
-    """(index in `text`, character) for each character the reader sees, or None when this
-    tokenizer and Evennia's own parser disagree about what is seen."""
-    seen = []
-    i, end = 0, len(text)
-    while i < end:
-        char = text[i]
-        if char == "|":
-            if text.startswith("||", i):
-                seen.append((i, "|"))
-                i += 2
-                continue
-            code = _CODE.match(text, i)
-            if code:
-                i = code.end()
-                continue
-        elif char == "{" and text.startswith("{{", i):
-            seen.append((i, "{"))
-            i += 2
-            continue
-        seen.append((i, char))
-        i += 1
-    if "".join(c for _, c in seen) != ansi.strip_ansi(text):
-        return None
-    return seen
 
 
 def _fold(char):
@@ -99,15 +70,10 @@ def _fold(char):
 
 def mark_tags(text, speaker):
     """
-    `text` (Evennia markup) with `(speaker)` put in front of each system tag of ours.
-
-    When the markup is too odd to map what is seen back to what was typed, the markup is made
-    literal (`|` doubled) so that the mapping is exact.
+    `text` (Evennia markup, as `colour_only` leaves it) with `(speaker)` put in front of each
+    system tag of ours.
     """
-    seen = _visible(text)
-    if seen is None:
-        text = text.replace("|", "||")
-        seen = _visible(text) or [(i, c) for i, c in enumerate(text)]
+    seen = shown_at(text)
     # Zero-width format characters are skipped, so `[Ro<ZWSP>ll]` is found too.
     kept = [(i, _fold(c)) for i, c in seen if unicodedata.category(c) != "Cf"]
     folded = "".join(c for _, c in kept)
@@ -125,10 +91,35 @@ def mark_tags(text, speaker):
 
 
 def literal(text):
-    """Text shown exactly as it is (a name, say): no markup, no control characters."""
-    return " ".join(clean_line(str(text)).replace("|", "||").split())
+    """Text shown exactly as it is (a name, say): no markup, no link, no control characters."""
+    return inert(" ".join(clean_line(str(text)).split()))
 
 
 def speech_text(text, speaker):
     """What a player's speech becomes before anyone sees it (see the module's rulings)."""
-    return mark_tags(_layout_safe(clean_line(text)), speaker)
+    return mark_tags(colour_only(clean_line(str(text))).strip(), speaker)
+
+
+# A description's MUSH substitutions (`%r` line break, `%t` indent, `%%` a percent sign) and its
+# real line breaks (a description written in an editor); split out before the markup is read,
+# so each part is tamed on its own and nothing can join across them.
+_DESC_PARTS = re.compile(r"(%%|%[rRtT]|\r\n|\n|\r)")
+_DESC_BREAK, _DESC_TAB = "\n", "    "
+_DESC_LAYOUT = {"|/": _DESC_BREAK, "|-": _DESC_TAB, "|>": _DESC_TAB, "|_": " "}
+_DESC_SUBS = {"%r": _DESC_BREAK, "%t": _DESC_TAB, "%%": "%", "\r\n": _DESC_BREAK, "\n": _DESC_BREAK,
+              "\r": _DESC_BREAK}
+DESC_INDENT = "  "
+
+
+def description_text(text, owner):
+    """A player's description as it is shown to whoever looks (see the ruling above)."""
+    parts = []
+    for part in _DESC_PARTS.split(str(text)):
+        sub = _DESC_SUBS.get(part.lower() if part.startswith("%") else part)
+        if sub is not None:
+            parts.append(sub)
+        elif part:
+            parts.append(colour_only(clean_line(part), layout=_DESC_LAYOUT))
+    lines = [line.rstrip() for line in "".join(parts).split(_DESC_BREAK)]
+    shown = [DESC_INDENT + mark_tags(line, owner) if line.strip() else "" for line in lines]
+    return "\n".join(shown).strip("\n") + "|n"

@@ -4,8 +4,9 @@ Fixtures for end-to-end tests (mark them `@pytest.mark.e2e`; scripts/test.sh run
 - `game_server` (session): one real Evennia server for the whole test session, on free ports
   with a throwaway database; see harness.GameServer for its attributes.
 - `superuser_client`: a TelnetClient logged in as the superuser (Account #1).
-- `new_player`: a factory, `new_player(name=None, password=None) -> TelnetClient`, that creates
-  a fresh account over telnet and returns a client logged in with it.
+- `new_player`: a factory, `new_player(name=None, password=None, accept=frozenset()) ->
+  TelnetClient`, that creates a fresh account over telnet and returns a client logged in with
+  it (agreeing to the telnet options in `accept`, e.g. `{harness.MXP}`).
 All clients are closed after the test.
 """
 
@@ -41,10 +42,10 @@ def superuser_client(game_server):
 def new_player(game_server):
     clients: list[TelnetClient] = []
 
-    def make(name: str | None = None, password: str | None = None) -> TelnetClient:
+    def make(name: str | None = None, password: str | None = None, accept=frozenset()) -> TelnetClient:
         name = name or f"player{next(_player_numbers)}x{secrets.token_hex(2)}"
         password = password or secrets.token_urlsafe(10)
-        client = game_server.client()
+        client = game_server.client(accept=accept)
         clients.append(client)
         client.wait_for_connection_screen()
         client.create_and_connect(name, password)

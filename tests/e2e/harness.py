@@ -72,6 +72,7 @@ gamectl = _load_gamectl()
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+MXP = 91
 
 
 def on_throwaway_postgres() -> bool:
@@ -205,10 +206,15 @@ class TelnetClient:
     `transcript` keeps everything received, which helps when an assertion fails.
     """
 
-    def __init__(self, host: str, port: int, timeout: float = 10.0, connect: bool = True):
+    def __init__(self, host: str, port: int, timeout: float = 10.0, connect: bool = True,
+                 accept: frozenset = frozenset()):
         self.host = host
         self.port = port
         self.timeout = timeout
+        # Telnet options this client agrees to (e.g. {MXP}); every other one is refused.
+        self.accept = frozenset(accept)
+        # Every byte of text received, before decoding and before ANSI codes are removed.
+        self.raw = bytearray()
         self.sock: socket.socket | None = None
         self._raw = b""  # bytes not yet decoded (a split IAC sequence or UTF-8 character)
         self._buffer = ""  # decoded text not yet returned by read_until
@@ -270,9 +276,9 @@ class TelnetClient:
                     break
                 opt = data[i + 2]
                 if cmd == DO:
-                    replies += bytes([IAC, WONT, opt])
+                    replies += bytes([IAC, WILL if opt in self.accept else WONT, opt])
                 elif cmd == WILL:
-                    replies += bytes([IAC, DONT, opt])
+                    replies += bytes([IAC, DO if opt in self.accept else DONT, opt])
                 i += 3
             elif cmd == SB:
                 end = data.find(bytes([IAC, SE]), i + 2)
@@ -284,6 +290,7 @@ class TelnetClient:
                 i += 2
         if replies and self.sock is not None:
             self.sock.sendall(bytes(replies))
+        self.raw += text
         # Keep an incomplete UTF-8 character for the next chunk.
         raw_text = bytes(text)
         for cut in range(1, 4):
@@ -436,8 +443,8 @@ class GameServer:
     def log_dir(self) -> Path:
         return self.run_dir / "logs"
 
-    def client(self, timeout: float = 10.0) -> TelnetClient:
-        return TelnetClient(self.host, self.telnet_port, timeout=timeout)
+    def client(self, timeout: float = 10.0, accept: frozenset = frozenset()) -> TelnetClient:
+        return TelnetClient(self.host, self.telnet_port, timeout=timeout, accept=accept)
 
     # -- process control --------------------------------------------------------------------
 
