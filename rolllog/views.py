@@ -173,7 +173,8 @@ def fairness(request):
     if typed_days:
         days = min(_page_number(typed_days), MAX_FAIRNESS_DAYS)
     since = timezone.now() - timedelta(days=days) if days else None
-    tests = fairness_report(face_counts(character=chosen, since=since))
+    # What this account could see: a private roll counts only if it was shown to them.
+    tests = fairness_report(face_counts(character=chosen, since=since, shown_to=None if staff else account))
     name = dict(choices).get(chosen, "") if chosen is not None else ""
     context = {
         "page_title": "Dice fairness",
