@@ -176,6 +176,9 @@ def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
         from .models import RollFace as face_model
     db = using or connection_for(model).alias
     empty(model, db)
+    # Migration 0007's models (before 0009) have no `private`: then the old key.
+    key = TALLY_KEY if any(field.name == "private" for field in model._meta.get_fields()) else \
+        tuple(name for name in TALLY_KEY if name != "private")
     faces = face_model.objects.using(db)
     bounds = faces.aggregate(low=Min("id"), high=Max("id"))
     if bounds["low"] is None:
@@ -183,9 +186,8 @@ def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
     for low in range(bounds["low"], bounds["high"] + 1, batch):
         rows = (faces.filter(id__gte=low, id__lt=low + batch)
                 .annotate(day=TruncDate("created", tzinfo=datetime.timezone.utc))
-                .values_list("day", "private", "system", "label", "sides", "face")
-                .annotate(total=Sum("count")).order_by())
-        add_counts(model, TALLY_KEY, Counter({tuple(key): total for *key, total in rows}), db)
+                .values_list(*key).annotate(total=Sum("count")).order_by())
+        add_counts(model, key, Counter({tuple(values): total for *values, total in rows}), db)
     return model.objects.using(db).count()
 
 

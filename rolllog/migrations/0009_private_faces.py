@@ -22,27 +22,17 @@ def forwards(apps, schema_editor):
 def backwards(apps, schema_editor):
     from rolllog.counting import empty
 
-    # The old key cannot hold a day's public and private rows apart: refilled after the
-    # constraint is back (the operation below runs rebuild_without_private).
+    # The old key cannot hold a day's public and private rows apart: refilled once the old
+    # constraint is back (`rebuild_without_private`, the first operation's way back).
     empty(apps.get_model("rolllog", "FaceTally"), schema_editor.connection.alias)
 
 
 def rebuild_without_private(apps, schema_editor):
     """Going back: the tally as migration 0007 filled it, every face together."""
-    import datetime
-    from collections import Counter
+    from rolllog.fairness import rebuild_tally
 
-    from django.db.models import Sum
-    from django.db.models.functions import TruncDate
-
-    from rolllog.counting import add_counts
-
-    db = schema_editor.connection.alias
-    rows = (apps.get_model("rolllog", "RollFace").objects.using(db)
-            .annotate(day=TruncDate("created", tzinfo=datetime.timezone.utc))
-            .values_list("day", "system", "label", "sides", "face").annotate(total=Sum("count")).order_by())
-    add_counts(apps.get_model("rolllog", "FaceTally"), ("day", "system", "label", "sides", "face"),
-               Counter({tuple(key): total for *key, total in rows}), db)
+    rebuild_tally(model=apps.get_model("rolllog", "FaceTally"), face_model=apps.get_model("rolllog", "RollFace"),
+                  using=schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):
