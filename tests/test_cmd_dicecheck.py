@@ -52,6 +52,7 @@ class TestRolls(DiceCheckTest):
         rudolf.add_specialty("swords", "Cut")
         enemy = self.make_character("Enemy")
         enemy.set_trait("evasion", 2)
+        rudolf.permissions.add("Builder")  # the Storyteller runs both NPCs (typeclasses.access)
         self.do(CmdRoll, "Swords (Cut):EVA Enemy", [2, 4, 4, 5, 6, 7, 7, 9, 10],
                 {self.char2: "[Roll] Rudolf rolls Strength 4 + Swords 4 + Cut 1 = 9d(7+), vs Enemy's Evasion 2\n"
                              "  Dice: 2 4 4 5 6 7 7 9 10  =>  4 hits: success (Effect 2, Degree of Success 2)\n"
@@ -229,3 +230,52 @@ class TestHostileNames(DiceCheckTest):
         self.assertIn("Bo|rb takes 1: 0 -> 1 of 10.", out)  # shown as typed, not red
         self.assertNotIn("\x1b[31m", out)
         self.assertEqual(odd.sheet_values["wounds"], 1)
+
+
+class TestOtherCharactersSheets(DiceCheckTest):
+    """A player uses another player's sheet only with staff's hand (`typeclasses.access`)."""
+
+    def test_a_player_deals_no_wounds_to_another_player(self):
+        self.char1.set_trait("wounds", 1)
+        for typed in ("/damage 50d(1+):HAR Char", "/private/damage 50d(1+):HAR Char"):
+            self.refused(CmdRoll, typed, "Only staff deal wounds to another player's character: roll /damage "
+                                         "against a TN\n  (like /damage 6d(6+):2) and the Storyteller applies them.",
+                         caller=self.char2)
+        self.assertEqual(self.char1.sheet_values["wounds"], 1)
+        self.assertFalse(RollEntry.objects.exists())
+
+    def test_a_player_reads_no_other_players_defence_or_pool(self):
+        self.char1.set_trait("swords", 3)
+        for command, typed in ((CmdRoll, "Swords:EVA Char"), (CmdOdds, "Swords:EVA Char"),
+                               (CmdRoll, "Athletics:Athletics Char"), (CmdOdds, "Athletics:Athletics Char")):
+            left = typed.split(":")[0]
+            out = self.refused(command, typed, "Char's sheet is their player's: roll against a TN", caller=self.char2)
+            self.assertEqual(" ".join(out.split("Usage:")[0].split()),
+                             f"Char's sheet is their player's: roll against a TN as a number (like {left}:3), "
+                             f"or ask staff to run the check.")
+        self.assertFalse(RollEntry.objects.exists())
+
+    def test_a_player_may_use_their_own_characters(self):
+        alt = self.make_character("Alt")
+        self.account2.characters.add(alt)
+        alt.set_trait("evasion", 3)
+        out = self.call(CmdOdds(), "STR:EVA Alt", "[Odds] Strength", caller=self.char2)
+        self.assertIn("vs Alt's Evasion 3\n  success", out)
+
+    def test_private_wounds_are_told_to_the_wounded(self):
+        told = []
+        self.char2.msg = lambda text=None, **kwargs: told.append(text)
+        out = self.do(CmdRoll, "/private/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])
+        code = RollEntry.objects.get(action=False).code
+        self.assertIn("Wounds: Char2 takes 3: 0 -> 3 of 10.", out)
+        self.assertEqual(self.char2.sheet_values["wounds"], 3)
+        self.assertEqual(told, [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])
+
+    def test_wounds_dealt_while_away_are_read_on_connecting(self):
+        from commands import pending
+
+        self.disconnect(self.char2)
+        self.do(CmdRoll, "/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])
+        code = RollEntry.objects.get(action=False).code
+        self.assertEqual(pending.load(self.char2, pending.NOTICES),
+                         [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])
