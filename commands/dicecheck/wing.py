@@ -18,12 +18,12 @@ Rulings:
 - **Ruling**: the target must be a character in the room (as for a private roll's names), and
   not the roller: a check against your own defence or an opposed check with yourself is refused.
 - **Ruling** (who may use the target's sheet, `typeclasses.access`): a check against someone's
-  defence or an opposed check reads their sheet, and a damage check changes it, so a player
-  makes them only against their own characters; staff (the Storyteller) against anyone. A
-  player against another player's character rolls against a TN given as a number (`:3`),
-  which the other player or the Storyteller names, and the other side rolls their own dice:
-  naming someone is not their consent, and the seed's "anyone may deal wounds" let one
-  player fill another's track from across the room.
+  defence or an opposed check reads their sheet, and a damage check changes it, so staff (the
+  Storyteller) and a player against their own characters roll them at once; against another
+  player's character the check waits for that player's answer (`+roll/answer <name>`, or
+  `/decline`: `commands.dicecheck.challenge`), since naming someone is not their consent, and
+  the seed's "anyone may deal wounds" let one player fill another's track from across the
+  room. +odds against another player's sheet is refused (there is no answer to wait for).
 - **Ruling**: wounds from a damage check are applied at once and stop at the track's end (10);
   the line says so, the roll log keeps the roll and the change, and staff may set wounds back
   with +stat. The wounded character is always told, also when the check was private and they
@@ -34,6 +34,8 @@ Rulings:
   wounds are said and not applied.
 """
 
+import time
+
 from rules.display import escape
 from rules.errors import DiceError
 from typeclasses import access
@@ -41,14 +43,13 @@ from typeclasses import access
 from .. import pending
 from ..dice_base import Wing, dice_system, find_character, record_action
 
-NOT_YOURS = ("{name}'s sheet is their player's: roll against a TN as a number (like {example}), "
-             "or ask staff to run the check.")
-NO_DAMAGE = ("Only staff deal wounds to another player's character: roll /damage against a TN "
-             "(like /damage 6d(6+):2) and the Storyteller applies them.")
+NOT_YOURS = ("{name}'s sheet is their player's: give the TN as a number (like {example}), "
+             "or roll the check for them to answer.")
 WOUNDED = "{who}'s damage check{code} gives you {wounds} wounds: {before} -> {after} of {most}."
 
 
 class DiceCheckWing(Wing):
+    switches = ("answer", "decline")
     odds_switches = ("contest",)
     roll_help = """\
 Against someone in the room (their sheet gives the TN):
@@ -59,9 +60,10 @@ Against someone in the room (their sheet gives the TN):
         are your TN, and both sides' dice are shown
   +roll/damage 6d(6+):HAR <target>      a damage check vs their
         Hardness: the Effect is applied to them as wounds
-A target's sheet is their player's: against your own characters, or
-staff against anyone. Against another player's character, roll vs a
-TN as a number (like Swords (Cut):3); staff apply wounds.
+Against another player's character the check waits for their answer:
+  +roll/answer <name>   let their check use your sheet (it rolls now)
+  +roll/decline <name>  refuse it
+(Staff, and your own characters, need no answer.)
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
@@ -75,6 +77,31 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
 
     def __init__(self):
         super().__init__("dicecheck")
+
+    def handle_roll(self, cmd):
+        from . import challenge
+
+        if "answer" in cmd.switches:
+            challenge.answer(cmd)
+            return True
+        if "decline" in cmd.switches:
+            challenge.decline(cmd)
+            return True
+        target = challenge.waiting_target(cmd)
+        if target is None:
+            return False
+        challenge.ask(cmd, target)
+        return True
+
+    def pending_lines(self, character):
+        from . import challenge
+
+        held = challenge.live(pending.load(character, challenge.CHALLENGE))
+        if not held or held.get("from") is None:
+            return []
+        name = escape(held["from"].key)
+        left = pending.minutes(challenge.SECONDS - (time.time() - float(held.get("at", 0))))
+        return [f"{name}'s check waits for your answer ({left} left): +roll/answer {name} or +roll/decline {name}."]
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
@@ -97,10 +124,11 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         target = find_character(caller, request.get("target_name"), room_only=True)
         if target == caller:
             raise DiceError("Name someone else: you cannot check against yourself.")
-        if request.option("damage"):
-            access.require(caller, target, NO_DAMAGE)
+        from .challenge import consented
+
         left = " ".join(str(request.text or "").split(":")[0].split()) or "STR"
-        access.require(caller, target, NOT_YOURS.format(name=escape(target.key), example=escape(f"{left}:3")))
+        access.require(caller, target, NOT_YOURS.format(name=escape(target.key), example=escape(f"{left}:3")),
+                       consent=consented(cmd, target))
         if not hasattr(target, "roller"):
             raise DiceError(f"{escape(target.key)} has no sheet to roll against.")
         cmd.dicecheck_target = target
