@@ -76,7 +76,6 @@ from rules.engine import RollView
 from . import codes, legacy, listing
 from .models import RollEntry, RollFace
 
-STAFF_LOCK = "perm(Builder)"
 MAX_CODE_TRIES = 20
 PAGE_SIZE = 20
 
@@ -104,11 +103,9 @@ def with_code(text, code):
 
 def is_staff(obj):
     """Builder or above: a character (through its account when puppeted) or an account."""
-    if obj is None or not hasattr(obj, "locks"):
-        return False
-    if getattr(obj, "is_superuser", False):
-        return True
-    return bool(obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}"))
+    from typeclasses.access import is_staff
+
+    return is_staff(obj)
 
 
 def _plain(text):
