@@ -60,10 +60,8 @@ Against someone in the room (their sheet gives the TN):
         are your TN, and both sides' dice are shown
   +roll/damage 6d(6+):HAR <target>      a damage check vs their
         Hardness: the Effect is applied to them as wounds
-Against another player's character the check waits for their answer:
-  +roll/answer <name>   let their check use your sheet (it rolls now)
-  +roll/decline <name>  refuse it
-(Staff, and your own characters, need no answer.)
+Another player's character: it rolls once they answer with
+  +roll/answer <your name> (or /decline); staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
