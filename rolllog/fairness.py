@@ -221,12 +221,13 @@ def _add(out, rows):
         faces[face] = faces.get(face, 0) + total
 
 
-def shown_private(viewer):
+def shown_private(viewer, since=None, until=None):
     """
     A filter on RollFace: the private faces `viewer` (a character or an account) was shown,
     by the rule of `rolllog.api.can_view` (one of their characters rolled, was rolled for or
-    was shown the roll, or their account rolled it), read from `Participant` and the
-    account's own entries: a seek each, as small as what the viewer took part in.
+    was shown the roll, or their account rolled it), read from `Participant` (its index
+    `participant_character_day`, narrowed to the window's UTC days) and the account's own
+    entries: a seek each, as small as what the viewer took part in.
     """
     from django.db.models import Q
 
@@ -236,10 +237,20 @@ def shown_private(viewer):
     shown = Q(pk__in=[])
     ids = api.own_character_ids(viewer)
     if ids:
-        shown |= Q(entry_id__in=listing.participated(ids).values("entry_id"))
+        took_part = listing.participated(ids)
+        if since is not None:
+            took_part = took_part.filter(day__gte=utc_day(since))
+        if until is not None:
+            took_part = took_part.filter(day__lte=utc_day(until))
+        shown |= Q(entry_id__in=took_part.values("entry_id"))
     account = api._account_of(viewer)
     if account is not None and getattr(account, "id", None):
-        shown |= Q(entry_id__in=RollEntry.objects.filter(account_id=account.id, private=True).order_by().values("id"))
+        own = RollEntry.objects.filter(account_id=account.id, private=True)
+        if since is not None:
+            own = own.filter(created__gte=since)
+        if until is not None:
+            own = own.filter(created__lt=until)
+        shown |= Q(entry_id__in=own.order_by().values("id"))
     return Q(private=True) & shown
 
 
@@ -311,5 +322,5 @@ def face_counts(character=None, since=None, until=None, system=None, shown_to=No
             tally = tally.filter(system=system)
         _add(out, tally.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by())
     if shown_to is not None:
-        _add(out, from_faces(since, until, shown_private(shown_to)))
+        _add(out, from_faces(since, until, shown_private(shown_to, since, until)))
     return {key: dict(sorted(faces.items())) for key, faces in sorted(out.items())}

@@ -14,7 +14,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from commands.fairness import CmdDice
 from commands.rolls import CmdRoll
 from rolllog import api, fairness
-from rolllog.models import FaceTally, RollEntry, RollFace
+from rolllog.models import FaceTally, Participant, RollEntry, RollFace
 from rules.fairness import tally
 from rules.randomness import seeded
 
@@ -106,8 +106,9 @@ class TestExactReports(PrivacyTest):
             entry = api.store_roll(who, {"view": shown}, private=private, receivers=audience)
             RollEntry.objects.filter(id=entry.id).update(created=created)
             RollFace.objects.filter(entry_id=entry.id).update(created=created)
+            Participant.objects.filter(entry_id=entry.id).update(day=created.date())
             made.append((created, private, {obj.id for obj in audience} | {who.id}, shown))
-        fairness.rebuild_tally()  # the dates were moved around save()
+        fairness.rebuild_tally()  # the dates were moved around save() (RollFace and Participant too)
         self.assertTrue(FaceTally.objects.filter(private=True).exists())
         day = datetime.timedelta(days=1)
         windows = [(None, None), (MIDNIGHT + 2.5 * day, None), (MIDNIGHT + day, MIDNIGHT + 4 * day),
