@@ -285,6 +285,22 @@ class TestOtherCharactersSheets(DiceCheckTest):
                 {self.char2: "[Roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Strength, 4d(7+)"}, caller=self.char1)
         self.assertEqual(RollEntry.objects.count(), 1)
 
+    def test_an_answered_private_check_is_shown_to_who_answered(self):
+        self.char1.permissions.remove("Developer")  # a player here, to be sure staff see nothing extra
+        self.account.permissions.remove("Developer")
+        self.account.is_superuser = False
+        self.account.save()
+        self.char1.set_trait("evasion", 2)
+        self.call(CmdRoll(), "/private STR:EVA Char # sneaky", self.ASKED, caller=self.char2)
+        self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1],
+                {self.char1: "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky\n"
+                             "  Dice: 7 7 1 1  =>  2 hits: success (Effect 0, Degree of Success 1)\n"
+                             "  (private: shown to Char2, Char, staff) [code "},
+                caller=self.char1)
+        entry = RollEntry.objects.get()
+        self.assertEqual((entry.private, entry.receiver_names, entry.details["shared_with"]),
+                         (True, ["Char2", "Char"], ["Char"]))
+
     def test_odds_against_another_players_sheet_are_refused(self):
         for typed in ("Swords:EVA Char", "Athletics:Athletics Char"):
             left = typed.split(":")[0]

@@ -13,7 +13,8 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
 
 **Rulings**:
 - The check is rolled when answered, as the challenger typed it (private, shown to the names
-  given, with damage), and shown as the challenger's roll; both must still be in one room.
+  given, with damage), and shown as the challenger's roll; both must still be in one room. A
+  private check is shown to the one who answered too: it rolled their sheet.
 - One check waits for a character at a time, for `SECONDS` (5 minutes, as a V5 challenge);
   asking again replaces your own. Asking someone who has another's check waiting is refused.
 - `+odds` against another player's sheet has no answer to wait for, and is refused.
@@ -26,7 +27,7 @@ from rules.errors import DiceError
 from typeclasses import access
 
 from .. import pending
-from ..dice_base import dice_system, find_character, split_comment
+from ..dice_base import COMMENT, dice_system, find_character, split_comment
 
 CHALLENGE = "dicecheck_challenge"  # on the target: the check that waits for their answer
 SECONDS = 300
@@ -100,6 +101,14 @@ def _held_from(cmd, how):
     return challenger, held
 
 
+def _shown_to(args, who):
+    """A private roll's text with `who` added to the names it is shown to (before any comment)."""
+    found = COMMENT.search(args)
+    head, tail = (args[:found.start()], args[found.start():]) if found else (args, "")
+    head = head.rstrip() + (", " if "=" in head else "=") + who.key
+    return head + tail
+
+
 def answer(cmd):
     """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
     from ..rolls import CmdCheck, CmdRoll
@@ -111,6 +120,8 @@ def answer(cmd):
     roll.caller = roll.obj = challenger
     roll.account, roll.session = getattr(challenger, "account", None), None
     roll.cmdstring, roll.args, roll.switches = roll.key, held.get("args", ""), list(held.get("switches") or ())
+    if "private" in roll.switches:
+        roll.args = _shown_to(roll.args, cmd.caller)
     roll.raw_string = held.get("command", "")
     roll.dicecheck_consent = cmd.caller
     roll.run()
