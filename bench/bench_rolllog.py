@@ -21,8 +21,9 @@ player in one room - then counts the lists' tables as migration 0008 does for an
 - `+rolls` (what commands/rolllog.py CmdRolls runs: `api.search`, `api.page`,
   `display.format_page`): the first page and a deep page, staff (also /private) and player;
 - `+roll/verify <code>` (commands.rolllog.verify_roll);
-- the fairness counts (`rolllog.fairness.face_counts`): everyone and one character, all time
-  and the last 30 days; the fairness web page and what `+dice/fairness` runs, the same.
+- the fairness counts (`rolllog.fairness.face_counts`): everyone (as staff and as a player, who
+  counts public rolls and the private ones shown to them) and one character, all time and the
+  last 30 days; the fairness web page and what `+dice/fairness` runs, the same.
 
 Each figure is the median of several runs in ms, printed with its ratio against two baselines
 measured in the same run: a `SELECT 1` round trip and fetching one entry by primary key. Every
@@ -380,9 +381,10 @@ def main():
     since = timezone.now() - datetime.timedelta(days=30)  # the last 30 days: 1/12 of the log
     from commands.fairness import format_report, report_tests, scope_text
 
-    def dice_fairness(character, days):
-        """What +dice/fairness runs: the counts, the tests, the report's text."""
-        format_report(report_tests(character, days), scope_text(character.key if character else "", days))
+    def dice_fairness(character, days, viewer=None):
+        """What +dice/fairness runs (as `viewer`; None: staff): the counts, the tests, the report's text."""
+        format_report(report_tests(character, days, shown_to=viewer),
+                      scope_text(character.key if character else "", days))
 
     cases = [
         ("web staff: first page", web(staff_client, "")),
@@ -411,6 +413,9 @@ def main():
         ("fairness: everyone, 30 days", lambda: fairness.face_counts(since=since)),
         ("fairness: one character, 30 days",
          lambda: fairness.face_counts(character=player_char, since=since)),
+        ("fairness: everyone as a player, all time", lambda: fairness.face_counts(shown_to=player_char)),
+        ("fairness: everyone as a player, 30 days",
+         lambda: fairness.face_counts(since=since, shown_to=player_char)),
         ("web fairness staff: whole game, all time", fairness_page(staff_client)),
         ("web fairness staff: whole game, 30 days", fairness_page(staff_client, "?days=30")),
         ("web fairness player: whole game, all time", fairness_page(player_client)),
@@ -419,6 +424,8 @@ def main():
         ("+dice/fairness: whole game, all time", lambda: dice_fairness(None, None)),
         ("+dice/fairness: whole game, 30 days", lambda: dice_fairness(None, 30)),
         ("+dice/fairness me (one character)", lambda: dice_fairness(player_char, None)),
+        ("+dice/fairness player: whole game", lambda: dice_fairness(None, None, player_char)),
+        ("+dice/fairness player: whole game, 30 d", lambda: dice_fairness(None, 30, player_char)),
     ]
     print()
     for label, ms in baselines.items():

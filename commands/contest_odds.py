@@ -12,7 +12,7 @@ account). Their sheet is never shown, but a few +odds/contest calls would reveal
 from rules.display import escape, shares, visible_len, wrap
 from rules.errors import DiceError
 
-from .dice_base import find_character, is_staff, refusal_text
+from .dice_base import find_character, refusal_text
 from .odds import percent
 
 NOT_YOURS = ("Only staff may read another player's character for contest odds; "
@@ -20,10 +20,10 @@ NOT_YOURS = ("Only staff may read another player's character for contest odds; "
 
 
 def may_read(caller, character):
-    """Staff, or the caller's own character (the same account)."""
-    from rolllog import api
+    """Staff, or the caller's own character (the same account): `typeclasses.access`."""
+    from typeclasses import access
 
-    return is_staff(caller) or api.is_staff(caller) or character.id in api.own_character_ids(caller)
+    return access.may_use(caller, character)
 
 
 def read_character(caller, name, dice="a number of dice", hint=""):

@@ -12,6 +12,9 @@ record keeps group labels as shown, so under V5 Hunger dice and regular dice are
   their account); staff (Builder+) see anyone. Naming another character is refused with the
   same words whether or not it exists, so the command cannot be used to probe names.
 - No character named: the whole game. `me` names the caller.
+- What is counted is what the viewer could see: every public roll, and a private roll only
+  for those it was shown to (and staff). Otherwise the report run before and after another
+  player's private roll would give away its faces (`rolllog.fairness`).
 - `<days>` is the last word when it is a whole number, from 1 to 3650 (ten years): the rolls
   of the last that many days (24-hour periods back from now). Without it, every roll kept.
 """
@@ -48,8 +51,11 @@ def allowed_ids(viewer):
     return api.own_character_ids(viewer)
 
 
-def report_tests(character=None, days=None, now=None):
-    """The `rules.fairness.FaceTest`s of a character's (None: everyone's) faces."""
+def report_tests(character=None, days=None, now=None, shown_to=None):
+    """
+    The `rules.fairness.FaceTest`s of a character's (None: everyone's) faces, as `shown_to`
+    could see them (None: the whole record; see `rolllog.fairness.face_counts`).
+    """
     from django.utils import timezone
 
     from rolllog.fairness import face_counts
@@ -58,7 +64,7 @@ def report_tests(character=None, days=None, now=None):
     since = None
     if days is not None:
         since = (now or timezone.now()) - timedelta(days=days)
-    return fairness_report(face_counts(character=character, since=since))
+    return fairness_report(face_counts(character=character, since=since, shown_to=shown_to))
 
 
 def scope_text(name, days):
@@ -105,6 +111,8 @@ class CmdDice(DiceCommand):
     dice would stray that far less than one time in a hundred. Without a
     character the whole game is counted; without days, every roll kept.
     Players may see the whole game and their own characters; staff, anyone.
+    A private roll is counted only for those it was shown to (and staff):
+    everyone else's report counts public rolls alone.
     A Willpower reroll counts only the dice it rerolled.
 
     Examples:
@@ -130,7 +138,8 @@ class CmdDice(DiceCommand):
         if name:
             character = caller if name.lower() == "me" else self.find(name)
         shown = escape(character.key) if character is not None else ""
-        tests = report_tests(character, days)
+        viewer = None if allowed_ids(caller) is None else caller
+        tests = report_tests(character, days, shown_to=viewer)
         self.msg(format_report(tests, scope_text(shown, days), width=width_of(caller)))
 
     def find(self, name):

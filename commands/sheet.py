@@ -15,6 +15,7 @@ from rules.pools import match_name
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
 from rules.display import escape
+from typeclasses import access
 
 
 def render_sheet(character, width=80):
@@ -54,8 +55,7 @@ class CmdSheet(DiceCommand):
         target = caller
         if self.args.strip():
             target = find_character(caller, self.args)
-            if target != caller and not is_staff(caller):
-                raise DiceError("Only staff can see other characters' sheets.")
+            access.require(caller, target, "Only staff can see other characters' sheets.")
         if not hasattr(target, "sheet_values"):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
         self.msg(render_sheet(target, width_of(caller)))
@@ -116,8 +116,7 @@ class CmdStat(DiceCommand):
         if target_text.strip():
             target = find_character(caller, target_text)
         staff = is_staff(caller)
-        if target != caller and not staff:
-            raise DiceError("Only staff can change another character's sheet.")
+        access.require(caller, target, "Only staff can change another character's sheet.")
         if not hasattr(target, "set_trait"):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
         if not staff and target.approved:
@@ -151,7 +150,13 @@ class CmdStat(DiceCommand):
             whose = "Your" if target == caller else f"{escape(target.key)}'s"
             self.msg(f"{whose} {trait.title()} is now {value} (was {old}).")
             if target != caller:
-                target.msg(f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
+                self._tell(target, f"{escape(caller.key)} set your {trait.title()} to {value} (was {old}).")
+
+    def _tell(self, target, text):
+        """Another character's sheet changed: they are told, now or when they next connect."""
+        from . import pending
+
+        access.tell_changed(target, text, notify=pending.notify)
 
     def _audit(self, target, kind, description):
         """Staff changes to someone else's sheet, and every change of a staff-only trait, go on the log."""
@@ -174,10 +179,16 @@ class CmdStat(DiceCommand):
             removed = target.remove_specialty(skill, match_name(name, owned, what=f"{skill.title()} {word}"))
             self._audit(target, "stat", f"{word} {removed} removed from {skill.title()}")
             self.msg(f"Removed the {word} {escape(removed)} from {whose} {skill.title()}.")
+            if target != self.caller:
+                self._tell(target, f"{escape(self.caller.key)} removed the {word} {escape(removed)} from your "
+                                   f"{skill.title()}.")
         else:
             added = target.add_specialty(skill, name)
             self._audit(target, "stat", f"{word} {added} added to {skill.title()}")
             self.msg(f"Added the {word} {escape(added)} to {whose} {skill.title()}.")
+            if target != self.caller:
+                self._tell(target, f"{escape(self.caller.key)} added the {word} {escape(added)} to your "
+                                   f"{skill.title()}.")
 
 
 class CmdApprove(DiceCommand):

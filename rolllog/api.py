@@ -78,7 +78,6 @@ from . import codes, legacy, listing
 from .counting import insert_rows
 from .models import RollEntry, RollFace
 
-STAFF_LOCK = "perm(Builder)"
 MAX_CODE_TRIES = 20
 PAGE_SIZE = 20
 
@@ -108,11 +107,9 @@ def with_code(text, code):
 
 def is_staff(obj):
     """Builder or above: a character (through its account when puppeted) or an account."""
-    if obj is None or not hasattr(obj, "locks"):
-        return False
-    if getattr(obj, "is_superuser", False):
-        return True
-    return bool(obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}"))
+    from typeclasses.access import is_staff
+
+    return is_staff(obj)
 
 
 def _plain(text):

@@ -39,6 +39,16 @@ also summed per UTC day, system, group label, die size and face in `FaceTally`:
   exactly the counts RollFace alone gives, in a few thousand rows.
 - One character's report stays on RollFace (through its index `rollface_character_created`:
   tens of ms at a million entries, bench/bench_rolllog.py); the tally has no character.
+
+**Ruling (whose private rolls a report counts):** a report is what its viewer could see. A
+private roll's faces are counted only in the reports of those it was shown to (the roller,
+the character rolled for, the named receivers, their accounts) and of staff, exactly the
+people `+roll/verify` shows it to; everyone else's report counts public rolls only. Were it
+otherwise, running the report before and after another player's private roll would give its
+exact faces. So RollFace and FaceTally keep `private` (copied from the entry, migration 0009),
+the tally sums public and private faces apart, and a player's whole-game report is the public
+tally plus the private RollFace rows of the entries they took part in (`Participant`): a
+few rows more than the public report, however large the game.
 """
 
 import datetime
@@ -95,7 +105,7 @@ def face_rows(entry, model=None):
     counter = faces_of(entry.view, entry.initial, entry.sides, entry.parent_id, entry.action)
     character_id = entry.subject_id or entry.character_id
     return [model(entry_id=entry.id, character_id=character_id, created=entry.created, system=entry.system or "",
-                  label=label, sides=size, face=face, count=count)
+                  label=label, sides=size, face=face, count=count, private=bool(entry.private))
             for (label, size, face), count in sorted(counter.items())]
 
 
@@ -116,20 +126,24 @@ def _day_start(day):
     return datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.timezone.utc)
 
 
-TALLY_KEY = ("day", "system", "label", "sides", "face")
+TALLY_KEY = ("day", "private", "system", "label", "sides", "face")
 
 
 def _tally_counter(faces, sign=1):
     counter = Counter()
     for row in faces:
-        counter[(utc_day(row.created), row.system or "", row.label, row.sides, row.face)] += sign * row.count
+        key = (utc_day(row.created), bool(getattr(row, "private", False)), row.system or "", row.label, row.sides,
+               row.face)
+        counter[key] += sign * row.count
     return counter
 
 
 def add_to_tally(faces, model=None, using=None):
     """
-    Add `RollFace` rows (saved or not) to the per-day tally (`FaceTally`). Call it in the
-    transaction that inserts them (`rolllog.api.store_roll` does), so the two never disagree.
+    Add `RollFace` rows (saved or not) to the per-day tally (`FaceTally`), public and private
+    apart, in one upsert statement (a chunk of 150 keys each) whatever the roll's audience.
+    Call it in the transaction that inserts them (`rolllog.api.store_roll` does), so the two
+    never disagree.
     """
     if model is None:
         from .models import FaceTally as model
@@ -162,6 +176,9 @@ def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
         from .models import RollFace as face_model
     db = using or connection_for(model).alias
     empty(model, db)
+    # Migration 0007's models (before 0009) have no `private`: then the old key.
+    key = TALLY_KEY if any(field.name == "private" for field in model._meta.get_fields()) else \
+        tuple(name for name in TALLY_KEY if name != "private")
     faces = face_model.objects.using(db)
     bounds = faces.aggregate(low=Min("id"), high=Max("id"))
     if bounds["low"] is None:
@@ -169,9 +186,8 @@ def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
     for low in range(bounds["low"], bounds["high"] + 1, batch):
         rows = (faces.filter(id__gte=low, id__lt=low + batch)
                 .annotate(day=TruncDate("created", tzinfo=datetime.timezone.utc))
-                .values_list("day", "system", "label", "sides", "face")
-                .annotate(total=Sum("count")).order_by())
-        add_counts(model, TALLY_KEY, Counter({tuple(key): total for *key, total in rows}), db)
+                .values_list(*key).annotate(total=Sum("count")).order_by())
+        add_counts(model, key, Counter({tuple(values): total for *values, total in rows}), db)
     return model.objects.using(db).count()
 
 
@@ -205,22 +221,77 @@ def _add(out, rows):
         faces[face] = faces.get(face, 0) + total
 
 
-def face_counts(character=None, since=None, until=None, system=None):
+def shown_private(viewer, since=None, until=None):
+    """
+    A filter on RollFace: the private faces `viewer` (a character or an account) was shown,
+    by the rule of `rolllog.api.can_view` (one of their characters rolled, was rolled for or
+    was shown the roll, or their account rolled it), read from `Participant` (its index
+    `participant_character_day`, narrowed to the window's UTC days) and the account's own
+    entries: a seek each, as small as what the viewer took part in.
+    """
+    from django.db.models import Q
+
+    from . import api, listing
+    from .models import RollEntry
+
+    shown = Q(pk__in=[])
+    ids = api.own_character_ids(viewer)
+    if ids:
+        took_part = listing.participated(ids)
+        if since is not None:
+            took_part = took_part.filter(day__gte=utc_day(since))
+        if until is not None:
+            took_part = took_part.filter(day__lte=utc_day(until))
+        shown |= Q(entry_id__in=took_part.values("entry_id"))
+    account = api._account_of(viewer)
+    if account is not None and getattr(account, "id", None):
+        own = RollEntry.objects.filter(account_id=account.id, private=True)
+        if since is not None:
+            own = own.filter(created__gte=since)
+        if until is not None:
+            own = own.filter(created__lt=until)
+        shown |= Q(entry_id__in=own.order_by().values("id"))
+    return Q(private=True) & shown
+
+
+def _whole_days(since, until):
+    """(first, last): the whole UTC days inside [since, until) (None: open), or None if none."""
+    first = None if since is None else utc_day(since)
+    if first is not None and _day_start(first) < since:
+        first += datetime.timedelta(days=1)
+    last = None if until is None else utc_day(until)
+    if first is not None and last is not None and first >= last:
+        return None
+    return first, last
+
+
+def face_counts(character=None, since=None, until=None, system=None, shown_to=None):
     """
     {(label, sides): {face: count}}: the faces rolled by (or for) `character` (an object or
     its id; None: everyone), from `since` (inclusive) to `until` (exclusive; datetimes), in the
     database by GROUP BY. Faces that never came up are absent (the report knows the size).
 
-    One character: one GROUP BY over RollFace (through `rollface_character_created`).
-    Everyone: the whole UTC days inside the window from FaceTally, the part days at its edges
-    (a window starting 30 days ago to the second) from RollFace, summed: the same counts.
-    """
-    from django.db.models import Sum
+    `shown_to` (a character or an account; None: the whole record) counts what that viewer
+    could see: every public face, and the private faces only of rolls they were shown
+    (`shown_private`); staff see the whole record. A report that counted every private roll
+    would give away another player's private faces as its difference before and after.
 
+    One character: one GROUP BY over RollFace (through `rollface_character_created`).
+    Everyone: the whole UTC days inside the window from FaceTally (its public rows only, for
+    a player), the part days at its edges (a window starting 30 days ago to the second) from
+    RollFace, and a player's private faces from RollFace by the entries they were shown.
+    """
+    from django.db.models import Q, Sum
+
+    from . import api
     from .models import FaceTally, RollFace
 
-    def from_faces(start, end):
-        query = RollFace.objects.all()
+    if shown_to is not None and api.is_staff(shown_to):
+        shown_to = None
+    public = Q() if shown_to is None else Q(private=False)
+
+    def from_faces(start, end, which):
+        query = RollFace.objects.filter(which)
         if character is not None:
             query = query.filter(character_id=getattr(character, "id", character))
         if start is not None:
@@ -233,27 +304,23 @@ def face_counts(character=None, since=None, until=None, system=None):
 
     since, until = _aware(since), _aware(until)
     out = {}
-    if character is not None:
-        _add(out, from_faces(since, until))
+    days = None if character is not None else _whole_days(since, until)
+    if days is None:
+        _add(out, from_faces(since, until, public))  # one character, or no whole day inside
     else:
-        # Whole days: from the first midnight at or after `since` to the last at or before `until`.
-        first = None if since is None else utc_day(since)
-        if first is not None and _day_start(first) < since:
-            first += datetime.timedelta(days=1)
-        last = None if until is None else utc_day(until)
-        if first is not None and last is not None and first >= last:
-            _add(out, from_faces(since, until))  # no whole day inside: all of it from RollFace
-        else:
-            days = FaceTally.objects.all()
-            if first is not None:
-                days = days.filter(day__gte=first)
-                if _day_start(first) > since:
-                    _add(out, from_faces(since, _day_start(first)))
-            if last is not None:
-                days = days.filter(day__lt=last)
-                if _day_start(last) < until:
-                    _add(out, from_faces(_day_start(last), until))
-            if system:
-                days = days.filter(system=system)
-            _add(out, days.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by())
+        first, last = days
+        tally = FaceTally.objects.filter(public)
+        if first is not None:
+            tally = tally.filter(day__gte=first)
+            if _day_start(first) > since:
+                _add(out, from_faces(since, _day_start(first), public))
+        if last is not None:
+            tally = tally.filter(day__lt=last)
+            if _day_start(last) < until:
+                _add(out, from_faces(_day_start(last), until, public))
+        if system:
+            tally = tally.filter(system=system)
+        _add(out, tally.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by())
+    if shown_to is not None:
+        _add(out, from_faces(since, until, shown_private(shown_to, since, until)))
     return {key: dict(sorted(faces.items())) for key, faces in sorted(out.items())}

@@ -160,7 +160,8 @@ class RollFace(models.Model):
     How often one face came up on one entry's dice of one group and size: the fairness
     report's unit (`rolllog.fairness`). `character` (whose dice: the subject when staff rolled
     for someone, else the roller), `created` and `system` are copied from the entry, so the
-    report filters and counts this one table through its own index, without a join.
+    report filters and counts this one table through its own index, without a join; `private`
+    too, so a player's report counts the public faces without reading the entries.
     """
 
     entry = models.ForeignKey(RollEntry, on_delete=models.CASCADE, related_name="faces")
@@ -173,6 +174,7 @@ class RollFace(models.Model):
     sides = models.SmallIntegerField(help_text="The die size (10 for a d10).")
     face = models.SmallIntegerField()
     count = models.IntegerField()
+    private = models.BooleanField(default=False, help_text="Copied from the entry: who may count these faces.")
 
     class Meta:
         verbose_name = "rolled face"
@@ -191,10 +193,15 @@ class FaceTally(models.Model):
     that (system, group label, die size, face): the whole game's fairness report reads whole
     days from here (`rolllog.fairness.face_counts`). Kept exact where faces are written
     (`rolllog.fairness.add_to_tally`, in the transaction of the RollFace insert); rebuilt from
-    RollFace by `rolllog.fairness.rebuild_tally` (migration 0007).
+    RollFace by `rolllog.fairness.rebuild_tally` (migrations 0007 and 0009).
+
+    Public and private faces are summed apart (`private`): a player's report reads only the
+    public rows here and adds the private rolls they were shown from RollFace, so it cannot
+    tell another player's private faces by its difference before and after their roll.
     """
 
     day = models.DateField(help_text="The UTC date the entries were made.")
+    private = models.BooleanField(default=False)
     system = models.CharField(max_length=16, blank=True)
     label = models.CharField(max_length=64)
     sides = models.SmallIntegerField()
@@ -205,7 +212,8 @@ class FaceTally(models.Model):
         verbose_name = "face tally"
         constraints = [
             # The upsert's conflict target, and (day first) the index a window of days reads.
-            models.UniqueConstraint(fields=["day", "system", "label", "sides", "face"], name="facetally_key"),
+            models.UniqueConstraint(fields=["day", "private", "system", "label", "sides", "face"],
+                                    name="facetally_key"),
         ]
 
     def __str__(self):

@@ -192,7 +192,8 @@ def fairness(request):
     days, refused_days = _fairness_days(request.GET.get("days", ""))
     refused = " ".join(text for text in (refused, refused_days) if text)
     since = timezone.now() - timedelta(days=days) if days else None
-    tests = fairness_report(face_counts(character=chosen, since=since))
+    # What this account could see: a private roll counts only if it was shown to them.
+    tests = fairness_report(face_counts(character=chosen, since=since, shown_to=None if staff else account))
     name = dict(choices).get(chosen, "") if chosen is not None else ""
     context = {
         "page_title": "Dice fairness",

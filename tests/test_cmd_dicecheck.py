@@ -52,6 +52,7 @@ class TestRolls(DiceCheckTest):
         rudolf.add_specialty("swords", "Cut")
         enemy = self.make_character("Enemy")
         enemy.set_trait("evasion", 2)
+        rudolf.permissions.add("Builder")  # the Storyteller runs both NPCs (typeclasses.access)
         self.do(CmdRoll, "Swords (Cut):EVA Enemy", [2, 4, 4, 5, 6, 7, 7, 9, 10],
                 {self.char2: "[Roll] Rudolf rolls Strength 4 + Swords 4 + Cut 1 = 9d(7+), vs Enemy's Evasion 2\n"
                              "  Dice: 2 4 4 5 6 7 7 9 10  =>  4 hits: success (Effect 2, Degree of Success 2)\n"
@@ -258,3 +259,120 @@ class TestHostileNames(DiceCheckTest):
         self.assertIn("Bo|rb takes 1: 0 -> 1 of 10.", out)  # shown as typed, not red
         self.assertNotIn("\x1b[31m", out)
         self.assertEqual(odd.sheet_values["wounds"], 1)
+
+
+class TestOtherCharactersSheets(DiceCheckTest):
+    """
+    A player uses another player's sheet only with their answer (`typeclasses.access`,
+    `commands.dicecheck.challenge`); Char (staff) and Char2 (a player) are connected.
+    """
+
+    ASKED = "Char's sheet is their player's: your check is rolled when they answer it (+roll/answer Char2, within 5 minutes)."
+
+    def setUp(self):
+        super().setUp()
+        self.char1.set_trait("wounds", 1)
+        self.char2.set_trait("strength", 4)
+        self.told = []
+
+    def listen(self, who):
+        who.msg = lambda text=None, **kwargs: self.told.append(text)
+
+    def test_damage_waits_for_the_answer_and_declining_drops_it(self):
+        self.listen(self.char1)
+        self.call(CmdRoll(), "/damage 50d(1+):HAR Char", self.ASKED, caller=self.char2,
+                  raw_string="+roll/damage 50d(1+):HAR Char")
+        self.assertEqual(self.told, ["Char2 asks to roll against your sheet: +roll/damage 50d(1+):HAR Char\n"
+                                     "  Let it roll with +roll/answer Char2, or +roll/decline Char2."])
+        self.assertEqual((self.char1.sheet_values["wounds"], RollEntry.objects.count()), (1, 0))
+        del self.char1.msg
+        self.told.clear()
+        self.listen(self.char2)
+        self.call(CmdRoll(), "/decline Char2", "You decline Char2's check.", caller=self.char1)
+        self.assertEqual(self.told, ["Char declines your check: +roll/damage 50d(1+):HAR Char"])
+        self.call(CmdRoll(), "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
+        self.assertEqual((self.char1.sheet_values["wounds"], RollEntry.objects.count()), (1, 0))
+
+    def test_an_answered_damage_check_rolls_and_wounds(self):
+        self.call(CmdRoll(), "/damage 6d(6+):HAR Char", self.ASKED, caller=self.char2,
+                  raw_string="+roll/damage 6d(6+):HAR Char")
+        self.char1.set_trait("hardness", 1)
+        self.do(CmdRoll, "/answer Char2", [6, 6, 6, 6, 1, 1],
+                {self.char2: "[Roll] Char2 rolls 6d(6+), vs Char's Hardness 1\n"
+                             "  Dice: 6 6 6 6 1 1  =>  4 hits: success (Effect 3, Degree of Success 2: 3\n"
+                             "    wounds)\n"
+                             "  Wounds: Char takes 3: 1 -> 4 of 10. [code "}, caller=self.char1)
+        self.assertEqual(self.char1.sheet_values["wounds"], 4)
+        roll = RollEntry.objects.get(action=False)
+        self.assertEqual((roll.character, roll.command), (self.char2, "+roll/damage 6d(6+):HAR Char"))
+
+    def test_a_defence_or_an_opposed_pool_is_read_only_when_answered(self):
+        self.char1.set_trait("evasion", 2)
+        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
+        self.call(CmdRoll(), "STR:STR Char", self.ASKED, caller=self.char2)  # asking again replaces your own
+        self.do(CmdRoll, "/answer char2", [7, 7, 1, 1, 7, 1, 1, 1],
+                {self.char2: "[Roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Strength, 4d(7+)"}, caller=self.char1)
+        self.assertEqual(RollEntry.objects.count(), 1)
+
+    def test_an_answered_private_check_is_shown_to_who_answered(self):
+        self.char1.permissions.remove("Developer")  # a player here, to be sure staff see nothing extra
+        self.account.permissions.remove("Developer")
+        self.account.is_superuser = False
+        self.account.save()
+        self.char1.set_trait("evasion", 2)
+        self.call(CmdRoll(), "/private STR:EVA Char # sneaky", self.ASKED, caller=self.char2)
+        self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1],
+                {self.char1: "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky\n"
+                             "  Dice: 7 7 1 1  =>  2 hits: success (Effect 0, Degree of Success 1)\n"
+                             "  (private: shown to Char2, Char, staff) [code "},
+                caller=self.char1)
+        entry = RollEntry.objects.get()
+        self.assertEqual((entry.private, entry.receiver_names, entry.details["shared_with"]),
+                         (True, ["Char2", "Char"], ["Char"]))
+
+    def test_odds_against_another_players_sheet_are_refused(self):
+        for typed in ("Swords:EVA Char", "Athletics:Athletics Char"):
+            left = typed.split(":")[0]
+            out = self.refused(CmdOdds, typed, "Char's sheet is their player's: give the TN", caller=self.char2)
+            self.assertEqual(" ".join(out.split("Usage:")[0].split()),
+                             f"Char's sheet is their player's: give the TN as a number (like {left}:3), "
+                             f"or roll the check for them to answer.")
+
+    def test_a_check_waits_five_minutes_and_one_at_a_time(self):
+        from commands import pending
+        from commands.dicecheck import challenge
+
+        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
+        carl = self.make_character("Carl")
+        self.refused(CmdRoll, "STR:EVA Char", "Char has another check to answer; try again later.", caller=carl)
+        held = pending.load(self.char1, challenge.CHALLENGE)
+        self.assertEqual(pending.pending_lines(self.char1), [
+            "Char2's check waits for your answer (5 minutes left): +roll/answer Char2 or +roll/decline Char2."])
+        pending.save(self.char1, challenge.CHALLENGE, {**held, "at": held["at"] - challenge.SECONDS - 1})
+        self.assertEqual(pending.pending_lines(self.char1), [])
+        self.refused(CmdRoll, "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
+        self.assertFalse(RollEntry.objects.exists())
+
+    def test_a_player_may_use_their_own_characters(self):
+        alt = self.make_character("Alt")
+        self.account2.characters.add(alt)
+        alt.set_trait("evasion", 3)
+        out = self.call(CmdOdds(), "STR:EVA Alt", "[Odds] Strength 4 = 4d(7+), vs Alt's Evasion 3", caller=self.char2)
+        self.assertIn("\n  success", out)
+
+    def test_private_wounds_are_told_to_the_wounded(self):
+        self.listen(self.char2)
+        out = self.do(CmdRoll, "/private/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])
+        code = RollEntry.objects.get(action=False).code
+        self.assertIn("Wounds: Char2 takes 3: 0 -> 3 of 10.", out)
+        self.assertEqual(self.char2.sheet_values["wounds"], 3)
+        self.assertEqual(self.told, [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])
+
+    def test_wounds_dealt_while_away_are_read_on_connecting(self):
+        from commands import pending
+
+        self.disconnect(self.char2)
+        self.do(CmdRoll, "/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])
+        code = RollEntry.objects.get(action=False).code
+        self.assertEqual(pending.load(self.char2, pending.NOTICES),
+                         [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])

@@ -148,6 +148,30 @@ class TestTeamwork(SeyruunTest):
     def test_helper_must_be_named(self):
         self.refused(CmdTeamwork, "dex+stealth", "Name your helpers after '='")
 
+    def test_a_player_rolls_another_players_pool_only_after_they_join(self):
+        self.refused(CmdTeamwork, "int vs 1=Char",
+                     "Char has not joined your team roll: they join with +teamwork/join Char2.", caller=self.char2)
+        self.assertFalse(RollEntry.objects.exists())
+        from commands import pending
+
+        self.call(CmdTeamwork(), "/join Char2", "You join Char2's next team roll (+teamwork/leave to take it back).")
+        # Char2 is not connected here: told on connecting.
+        self.assertEqual(pending.load(self.char2, pending.NOTICES),
+                         ["Char joins your next team roll: name them after '=' (+teamwork <pool>=Char)."])
+        out = self.do(CmdTeamwork, "dex+stealth vs 2=Char", [6] * 6, caller=self.char2)
+        self.assertIn(flat("Team: Char's pool rolls, helped by Char2 (pools: Char2 1, Char 5)"), flat(out))
+        # The join is spent by the roll it helped.
+        self.refused(CmdTeamwork, "dex+stealth vs 2=Char",
+                     "Char has not joined your team roll: they join with +teamwork/join Char2.", caller=self.char2)
+        self.assertEqual(RollEntry.objects.count(), 1)
+
+    def test_leaving_takes_the_offer_back(self):
+        self.call(CmdTeamwork(), "/leave", "You have joined no team roll.")
+        self.call(CmdTeamwork(), "/join Char2", "You join Char2's next team roll")
+        self.call(CmdTeamwork(), "/leave", "You no longer help Char2's team roll.")
+        self.refused(CmdTeamwork, "dex vs 1=Char",
+                     "Char has not joined your team roll: they join with +teamwork/join Char2.", caller=self.char2)
+
 
 class TestExtended(SeyruunTest):
     def test_accumulates_and_survives_in_attribute(self):

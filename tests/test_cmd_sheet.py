@@ -44,6 +44,19 @@ class TestStat(EvenniaCommandTest):
         self.assertEqual(self.char2.trait("hunger"), 3)
         self.assertEqual(self.char2.specialties, {})
 
+    def test_the_changed_character_is_told_now_or_on_connecting(self):
+        from commands import pending
+
+        self.char2.set_trait("brawl", 2)
+        self.call(CmdStat(), "Char2/spec brawl=Grappling", "Added the Specialty Grappling to Char2's Brawl.")
+        self.call(CmdStat(), "/remove Char2/spec brawl=grap", "Removed the Specialty Grappling from Char2's Brawl.")
+        self.call(CmdStat(), "Char2/dex=3", "Char2's Dexterity is now 3 (was 1).")
+        # Char2 is not connected here: what changed is kept for their next connection.
+        self.assertEqual(pending.load(self.char2, pending.NOTICES),
+                         ["Char added the Specialty Grappling to your Brawl.",
+                          "Char removed the Specialty Grappling from your Brawl.",
+                          "Char set your Dexterity to 3 (was 1)."])
+
     def test_willpower_is_derived(self):
         self.call(CmdStat(), "willpower=3", "Willpower's maximum is derived (Composure + Resolve)")
         self.call(CmdStat(), "willpower superficial=3", "Willpower Superficial must be from 0 to 2")

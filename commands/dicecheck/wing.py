@@ -17,22 +17,39 @@ The Dice Check has no commands of its own (`cmdset` None): every check is a +rol
 Rulings:
 - **Ruling**: the target must be a character in the room (as for a private roll's names), and
   not the roller: a check against your own defence or an opposed check with yourself is refused.
-- **Ruling**: anyone may roll damage against a character in the room and the wounds are applied
-  at once (the seed's players do); the roll log keeps the roll and the change, and staff may
-  set wounds back with +stat. Wounds stop at the track's end (10); the line says so.
+- **Ruling** (who may use the target's sheet, `typeclasses.access`): a check against someone's
+  defence or an opposed check reads their sheet, and a damage check changes it, so staff (the
+  Storyteller) and a player against their own characters roll them at once; against another
+  player's character the check waits for that player's answer (`+roll/answer <name>`, or
+  `/decline`: `commands.dicecheck.challenge`), since naming someone is not their consent, and
+  the seed's "anyone may deal wounds" let one player fill another's track from across the
+  room. +odds against another player's sheet is refused (there is no answer to wait for).
+- **Ruling**: wounds from a damage check are applied at once and stop at the track's end (10);
+  the line says so, the roll log keeps the roll and the change, and staff may set wounds back
+  with +stat. The wounded character is always told, also when the check was private and they
+  were not shown it (or were away: they read it when they connect).
 - **Ruling**: a damage check is rolled against a TN or a defence (Hardness, usually), not
   opposed: `/damage` with an opposed check is refused before any die is rolled.
 - **Ruling**: a damage check against a plain TN (`+roll/damage 6d(6+):2`) names no one, so its
   wounds are said and not applied.
 """
 
+import time
+
 from rules.display import escape
 from rules.errors import DiceError
+from typeclasses import access
 
+from .. import pending
 from ..dice_base import Wing, dice_system, find_character, record_action
+
+NOT_YOURS = ("{name}'s sheet is their player's: give the TN as a number (like {example}), "
+             "or roll the check for them to answer.")
+WOUNDED = "{who}'s damage check{code} gives you {wounds} wounds: {before} -> {after} of {most}."
 
 
 class DiceCheckWing(Wing):
+    switches = ("answer", "decline")
     odds_switches = ("contest",)
     roll_help = """\
 Against someone in the room (their sheet gives the TN):
@@ -43,12 +60,14 @@ Against someone in the room (their sheet gives the TN):
         are your TN, and both sides' dice are shown
   +roll/damage 6d(6+):HAR <target>      a damage check vs their
         Hardness: the Effect is applied to them as wounds
+Another player's character: it rolls once they answer with
+  +roll/answer <your name> (or /decline); staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
   +odds Athletics (Grapple):Athletics (Grapple) <target> (opposed: both
   sides' dice are counted): success, failure, big botch, and each
-  Degree of Success.
+  Degree of Success. A target's sheet: staff, or your own characters.
   +odds/contest <pool>:<their pool> <character>, or <pool>:12d(6+)
         the opposed check as a contest: you win, tie (yours: their Hits
         are your TN), they win, your big botch. A character's sheet:
@@ -56,6 +75,31 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
 
     def __init__(self):
         super().__init__("dicecheck")
+
+    def handle_roll(self, cmd):
+        from . import challenge
+
+        if "answer" in cmd.switches:
+            challenge.answer(cmd)
+            return True
+        if "decline" in cmd.switches:
+            challenge.decline(cmd)
+            return True
+        target = challenge.waiting_target(cmd)
+        if target is None:
+            return False
+        challenge.ask(cmd, target)
+        return True
+
+    def pending_lines(self, character):
+        from . import challenge
+
+        held = challenge.live(pending.load(character, challenge.CHALLENGE))
+        if not held or held.get("from") is None:
+            return []
+        name = escape(held["from"].key)
+        left = pending.minutes(challenge.SECONDS - (time.time() - float(held.get("at", 0))))
+        return [f"{name}'s check waits for your answer ({left} left): +roll/answer {name} or +roll/decline {name}."]
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
@@ -78,6 +122,11 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         target = find_character(caller, request.get("target_name"), room_only=True)
         if target == caller:
             raise DiceError("Name someone else: you cannot check against yourself.")
+        from .challenge import consented
+
+        left = " ".join(str(request.text or "").split(":")[0].split()) or "STR"
+        access.require(caller, target, NOT_YOURS.format(name=escape(target.key), example=escape(f"{left}:3")),
+                       consent=consented(cmd, target))
         if not hasattr(target, "roller"):
             raise DiceError(f"{escape(target.key)} has no sheet to roll against.")
         cmd.dicecheck_target = target
@@ -113,6 +162,10 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         target.set_trait(dicecheck_system.WOUNDS, after)
         entry = getattr(receivers, "entry", None)
         told = [obj for obj in receivers if hasattr(obj, "roller")]
+        code = f" [code {entry.code}]" if entry else ""
+        access.tell_changed(target, WOUNDED.format(who=escape(cmd.caller.key), code=code, wounds=wounds, before=before,
+                                                   after=after, most=dicecheck_system.MAX_WOUNDS),
+                            told=[obj for obj in told if pending.connected(obj)], notify=pending.notify)
         record_action(cmd.caller, target, "wounds",
                       f"Wounds {before} -> {after} ({wounds} dealt by {entry.code if entry else 'a damage check'})",
                       command=cmd.raw_string.strip(), private=bool(getattr(cmd, "private", False)),

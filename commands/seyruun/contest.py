@@ -6,7 +6,9 @@ outcome, then compared (`rules.seyruun.contest`, `rules.seyruun.resisted`).
 - The other side is a pool of numbers (an NPC or a circumstance: `+contest dex+stealth vs 3+2`)
   or, for staff only (the Storyteller running both sides), a character here whose sheet rolls
   that pool (`+contest wits+insight vs man+deception=Alice`): a player never rolls another
-  player's sheet. There is no challenge/answer flow (yet): a player against a player is run by staff.
+  player's sheet (`typeclasses.access`: staff, or the player's own characters). There is no
+  challenge/answer flow, so there is no answer to take as consent: a player against a player is
+  run by staff.
 - The base Attribute of a pool of numbers, for the contested tie, is its first number
   (`3+2`: Attribute 3), as a pool is written Attribute first.
 - A roll's costs (`/willpower`) are paid by the side whose sheet rolled it.
@@ -16,8 +18,10 @@ from rules import seyruun
 from rules.engine import split_vs
 from rules.errors import DiceError
 
-from ..dice_base import DiceCommand, dice_system, find_character, is_staff, split_comment
 from rules.display import escape
+from typeclasses import access
+
+from ..dice_base import DiceCommand, dice_system, find_character, split_comment
 from .common import can_pay, pay, replace_request, roll_request, show_roll
 
 
@@ -49,10 +53,9 @@ def parse_sides(cmd, what):
     can_pay(roller, system.costs(request))
     character = None
     if other_name:
-        if not is_staff(caller):
-            raise DiceError("Only staff roll another character's pool; name the other side's pool as numbers "
-                            "(e.g. vs 3+2).")
         character = find_character(caller, other_name, room_only=True)
+        access.require(caller, character, "Only staff roll another character's pool; name the other side's pool "
+                                          "as numbers (e.g. vs 3+2).")
         other_roller = character.roller()
         other = system.parse(theirs, frozenset(), roller=other_roller)
         can_pay(other_roller, system.costs(other))

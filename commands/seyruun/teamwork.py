@@ -4,8 +4,12 @@ each member's pool is read from their own sheet; the highest pool rolls with +1 
 member (`rules.seyruun_system.team`: the +1 dice are external bonuses, within the +5 cap).
 
 **Rulings**:
-- The helpers must be characters here with a sheet; naming them is enough (the table agrees
-  out of character), at most 5 (more could not add a die under the cap).
+- The helpers must be characters here with a sheet, at most 5 (more could not add a die under
+  the cap). Their pools are read from their own sheets, so each helper consents first
+  (`typeclasses.access`): `+teamwork/join <leader>` offers your help for that leader's next
+  team roll here (`/leave` takes it back); naming someone who has not joined is refused,
+  since naming is not consent and would roll (and show) their traits. Staff, and a player
+  naming their own characters, need no join. A join is spent by the roll it helps.
 - `/willpower` is refused in a team roll: spend it on a roll of your own.
 - The roll is shown to the room and recorded under the leader who typed it, whoever's pool
   rolled; the record's details name the roller.
@@ -14,11 +18,21 @@ member (`rules.seyruun_system.team`: the +1 dice are external bonuses, within th
 from rules import seyruun_system
 from rules.errors import DiceError
 
-from ..dice_base import DiceCommand, dice_system, find_character, split_comment
 from rules.display import escape
+from typeclasses import access
+
+from .. import pending
+from ..dice_base import DiceCommand, dice_system, find_character, split_comment
 from .common import base_record, replace_request, roll_request, show_roll
 
 MAX_HELPERS = 5
+JOINED = "seyruun_team_join"  # on the helper: the leader whose next team roll they help
+NOT_JOINED = "{name} has not joined your team roll: they join with +teamwork/join {leader}."
+
+
+def joined(helper, leader):
+    """Whether `helper` offered to help `leader`'s next team roll (their consent)."""
+    return pending.load(helper, JOINED) == leader
 
 
 class CmdTeamwork(DiceCommand):
@@ -27,13 +41,22 @@ class CmdTeamwork(DiceCommand):
 
     Usage:
       +teamwork <pool> [vs <successes>]=<helper>[, <helper>...] [# <comment>]
+      +teamwork/join <leader>
+      +teamwork/leave
+
+    Switches:
+      join  - offer your help for the leader's next team roll here
+      leave - take your offer back
 
     Everyone named (they must be here) and you roll the same pool, each
     from their own sheet; the highest pool is rolled, with +1 die per
     other member (external bonuses, at most +5 an action). On equal
     pools you lead, then the helpers in the order named.
+    Each helper joins first (+teamwork/join <leader>): their sheet is
+    theirs, so naming them is not enough. Staff need no join.
 
     Examples:
+      +teamwork/join Alice
       +teamwork int+crafts vs 3=Alice, Bob # the ward-stone
       +teamwork str+athletics=Alice
     """
@@ -41,12 +64,17 @@ class CmdTeamwork(DiceCommand):
     key = "+teamwork"
     aliases = ["teamwork"]
     locks = "cmd:all()"
-    usage = "+teamwork <pool> [vs <successes>]=<helper>[, <helper>...] [# <comment>]"
+    usage = "+teamwork <pool> [vs <successes>]=<helper>[, <helper>...] [# <comment>], +teamwork/join <leader>"
+    switch_options = ("join", "leave")
 
     def run(self):
         caller = self.caller
         if not hasattr(caller, "roller"):
             raise DiceError("Only characters with a sheet can roll.")
+        if "join" in self.switches:
+            return self.join()
+        if "leave" in self.switches:
+            return self.leave()
         text, comment = split_comment(self.args)
         if "=" not in text:
             raise DiceError("Name your helpers after '=': +teamwork <pool>=<helper>, <helper>.")
@@ -63,6 +91,8 @@ class CmdTeamwork(DiceCommand):
                 raise DiceError("You lead the team roll; name only your helpers.")
             if found in helpers:
                 raise DiceError(f"{escape(found.key)} is named twice.")
+            access.require(caller, found, NOT_JOINED.format(name=escape(found.key), leader=escape(caller.key)),
+                           consent=joined(found, caller))
             if not hasattr(found, "roller"):
                 raise DiceError(f"{escape(found.key)} has no character sheet.")
             helpers.append(found)
@@ -86,3 +116,28 @@ class CmdTeamwork(DiceCommand):
                              details={"roller": member.key, "team": [m.key for m in members]})
         show_roll(caller, view, verb="leads a team roll:", comment=comment, extra=lambda width: [line],
                   record=record)
+        for helper in helpers:
+            if joined(helper, caller):
+                pending.remove(helper, JOINED)
+
+    def join(self):
+        caller = self.caller
+        name = self.args.strip()
+        if not name:
+            raise DiceError("Name the leader: +teamwork/join <leader>.")
+        leader = find_character(caller, name, room_only=True)
+        if leader == caller:
+            raise DiceError("You lead your own team roll; join someone else's.")
+        pending.save(caller, JOINED, leader)
+        self.msg(f"You join {escape(leader.key)}'s next team roll (+teamwork/leave to take it back).")
+        pending.notify(leader, f"{escape(caller.key)} joins your next team roll: name them after '=' "
+                               f"(+teamwork <pool>={escape(caller.key)}).")
+
+    def leave(self):
+        caller = self.caller
+        leader = pending.load(caller, JOINED)
+        if leader is None:
+            raise DiceError("You have joined no team roll.")
+        pending.remove(caller, JOINED)
+        self.msg(f"You no longer help {escape(leader.key)}'s team roll.")
+        pending.notify(leader, f"{escape(caller.key)} no longer helps your team roll.")

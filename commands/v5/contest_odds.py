@@ -29,7 +29,7 @@ import re
 from rules.errors import DiceError
 
 from ..contest_odds import only_contest
-from ..dice_base import find_character, is_staff, split_comment, width_of
+from ..dice_base import find_character, split_comment, width_of
 from .rolls import split_hunger
 
 USAGE = "+odds/contest <pool> [hunger <n>] vs <pool or character> [hunger <m>]"
@@ -61,9 +61,9 @@ def _number_pool(system, text):
 
 
 def _may_read(caller, character):
-    from rolllog import api
+    from typeclasses import access
 
-    return is_staff(caller) or api.is_staff(caller) or character.id in api.own_character_ids(caller)
+    return access.may_use(caller, character)
 
 
 def contest_parts(cmd):

@@ -49,15 +49,40 @@ def test_dicecheck_over_telnet(new_player):
     else:
         assert f"(botch margin {result.botch_margin})" in flat
 
-    # Against the other player's Evasion: their sheet gives the TN.
+    # Against the other player's Evasion: their sheet gives the TN once they answer.
     bob.command("+stat evasion=2", "Your Evasion is now 2 (was 0).")
     alice.read_available()
-    alice.send(f"+roll STR:EVA {bob.name}")
+    alice.command(f"+roll STR:EVA {bob.name}", "your check is rolled when they answer it")
+    bob.read_until(f"Let it roll with +roll/answer {alice.name}", timeout=15)
+    bob.send(f"+roll/answer {alice.name}")
     seen = bob.read_until(CODE, timeout=15)
-    assert f"vs {bob.name}'s Evasion 2" in " ".join(seen.split())
+    assert f"[Roll] {alice.name} rolls Strength 4 = 4d(7+), vs {bob.name}'s Evasion 2" in " ".join(seen.split())
 
     out = alice.command("+odds 12d(6+):3", "Hits:")
     out += alice.read_available()
     assert "[Odds] 12d(6+), vs TN 3" in out
     assert "success    98.1%" in out
     assert "Traceback" not in out + seen
+
+
+def test_no_player_wounds_or_reads_another_without_their_answer(new_player):
+    """A hostile player's private damage check: the victim is asked, nothing changes, both are told."""
+    alice = new_player()
+    bob = new_player()
+    bob.command("+stat wounds=1", "Your Wounds is now 1 (was 0).")
+    alice.read_available()
+    asked = alice.command(f"+roll/private/damage 50d(1+):HAR {bob.name}",
+                          "your check is rolled when they answer it")
+    assert f"{bob.name}'s sheet is their player's" in asked
+    told = bob.read_until(f"+roll/decline {alice.name}.", timeout=15)
+    assert (f"{alice.name} asks to roll against your sheet: +roll/private/damage 50d(1+):HAR {bob.name}\n"
+            f"  Let it roll with +roll/answer {alice.name}, or +roll/decline {alice.name}.") in told
+    bob.command("+sheet", "1/10")
+    bob.command(f"+roll/decline {alice.name}", f"You decline {alice.name}'s check.")
+    alice.read_until(f"{bob.name} declines your check: +roll/private/damage 50d(1+):HAR {bob.name}", timeout=15)
+    for typed in (f"+odds Swords:EVA {bob.name}", f"+odds Athletics:Athletics {bob.name}"):
+        out = alice.command(typed, "Usage:")
+        assert f"{bob.name}'s sheet is their player's: give the TN as a number" in out
+        assert "[Odds]" not in out
+    bob.command("+sheet", "1/10")
+    assert "Traceback" not in alice.read_available() + bob.read_available()

@@ -56,3 +56,21 @@ def test_seyruun_over_telnet(new_player):
     out += anna.read_available(0.5)
     assert "[Odds]" in out and "botch" in out
     assert "Traceback" not in out + seen
+
+
+def test_a_team_roll_reads_a_helpers_pool_only_after_they_join(new_player):
+    """A hostile leader names another player: refused, nothing of theirs shown; after the join it rolls."""
+    alice = new_player()
+    bob = new_player()
+    bob.command("+stat int=4", "Your Intelligence is now 4")
+    alice.read_available()
+    out = alice.command(f"+teamwork int vs 1={bob.name}", "Usage:")
+    assert f"{bob.name} has not joined your team roll: they join with +teamwork/join {alice.name}." in \
+        " ".join(out.split())
+    assert "pools:" not in out and "[Roll]" not in bob.read_available()
+    bob.command(f"+teamwork/join {alice.name}", f"You join {alice.name}'s next team roll")
+    alice.read_until(f"{bob.name} joins your next team roll", timeout=15)
+    alice.send(f"+teamwork int vs 1={bob.name}")
+    seen = bob.read_until("[code ", timeout=15)
+    assert f"Team: {bob.name}'s pool rolls, helped by {alice.name}" in " ".join(seen.split())
+    assert "Traceback" not in seen + alice.read_available()

@@ -1,0 +1,133 @@
+"""
+The Dice Check: a check against another player's character waits for their answer.
+
+A check against someone's defence (`:EVA <target>`), an opposed check (their dice roll too) and
+a damage check (`/damage`: wounds on their sheet) all use the target's sheet. Staff, and a
+player against their own characters, roll them at once; otherwise the sheet is used only with
+its player's consent (`typeclasses.access`), and the consent is their answer:
+
+    Alice: +roll Athletics (Grapple):Athletics (Grapple) Bob
+           -> Bob is asked; nothing is rolled and nothing of Bob's is read
+    Bob:   +roll/answer Alice      -> Alice's check is rolled now, as she typed it
+           +roll/decline Alice     -> it is dropped, and Alice is told
+
+**Rulings**:
+- The check is rolled when answered, as the challenger typed it (private, shown to the names
+  given, with damage), and shown as the challenger's roll; both must still be in one room. A
+  private check is shown to the one who answered too: it rolled their sheet.
+- One check waits for a character at a time, for `SECONDS` (5 minutes, as a V5 challenge);
+  asking again replaces your own. Asking someone who has another's check waiting is refused.
+- `+odds` against another player's sheet has no answer to wait for, and is refused.
+"""
+
+import time
+
+from rules.display import escape
+from rules.errors import DiceError
+from typeclasses import access
+
+from .. import pending
+from ..dice_base import COMMENT, dice_system, find_character, split_comment
+
+CHALLENGE = "dicecheck_challenge"  # on the target: the check that waits for their answer
+SECONDS = 300
+
+
+def live(held):
+    """The waiting check, or None once it is older than `SECONDS`."""
+    if not held or time.time() - float(held.get("at", 0)) > SECONDS:
+        return None
+    return held
+
+
+def consented(cmd, target):
+    """Whether `target` answered this very check (`answer` runs it with their consent)."""
+    return getattr(cmd, "dicecheck_consent", None) == target
+
+
+def waiting_target(cmd):
+    """
+    The character whose sheet this +roll would use without leave (then it waits for their
+    answer), or None: no target, allowed, or refused on the usual path (no sheet, names on a
+    public roll, an opposed damage check) with the usual words.
+    """
+    from ..rolls import split_shared
+
+    caller = cmd.caller
+    args, names = split_shared(cmd.args)
+    if names and "private" not in cmd.switches:
+        return None
+    text, _comment = split_comment(args)
+    system = dice_system()
+    switches = frozenset(opt for opt in cmd.switches if opt in system.roll_switches)
+    request = system.parse(text, switches, roller=caller.roller(), numbers_only=cmd.numbers_only)
+    need = request.get("needs_target")
+    if not need or (need == "opposed" and request.option("damage")):
+        return None
+    target = find_character(caller, request.get("target_name"), room_only=True)
+    if target == caller or not hasattr(target, "roller"):
+        return None
+    if access.may_use(caller, target, consent=consented(cmd, target)):
+        return None
+    return target
+
+
+def ask(cmd, target):
+    """Keep the check on `target` and tell both."""
+    caller = cmd.caller
+    held = live(pending.load(target, CHALLENGE))
+    if held and held.get("from") != caller:
+        raise DiceError(f"{escape(target.key)} has another check to answer; try again later.")
+    typed = " ".join(cmd.raw_string.split())
+    pending.save(target, CHALLENGE, {"from": caller, "args": cmd.args, "switches": list(cmd.switches),
+                                     "numbers_only": bool(cmd.numbers_only), "command": typed, "at": time.time()})
+    name, mine = escape(target.key), escape(caller.key)
+    cmd.msg(f"{name}'s sheet is their player's: your check is rolled when they answer it "
+            f"(+roll/answer {mine}, within 5 minutes).")
+    pending.notify(target, f"{mine} asks to roll against your sheet: {escape(typed, 120)}\n"
+                           f"  Let it roll with +roll/answer {mine}, or +roll/decline {mine}.")
+
+
+def _held_from(cmd, how):
+    caller = cmd.caller
+    name = cmd.args.strip()
+    if not name:
+        raise DiceError(f"Name who asked: +roll/{how} <name>.")
+    held = live(pending.load(caller, CHALLENGE))
+    challenger = held.get("from") if held else None
+    if challenger is None or name.lower() not in (challenger.key.lower(), f"#{challenger.id}"):
+        raise DiceError(f"No check from '{escape(name, 40)}' waits for your answer.")
+    pending.remove(caller, CHALLENGE)
+    return challenger, held
+
+
+def _shown_to(args, who):
+    """A private roll's text with `who` added to the names it is shown to (before any comment)."""
+    found = COMMENT.search(args)
+    head, tail = (args[:found.start()], args[found.start():]) if found else (args, "")
+    head = head.rstrip() + (", " if "=" in head else "=") + who.key
+    return head + tail
+
+
+def answer(cmd):
+    """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
+    from ..rolls import CmdCheck, CmdRoll
+
+    challenger, held = _held_from(cmd, "answer")
+    if challenger.location != cmd.caller.location:
+        raise DiceError(f"{escape(challenger.key)} is not here now: ask them to roll again.")
+    roll = (CmdCheck if held.get("numbers_only") else CmdRoll)()
+    roll.caller = roll.obj = challenger
+    roll.account, roll.session = getattr(challenger, "account", None), None
+    roll.cmdstring, roll.args, roll.switches = roll.key, held.get("args", ""), list(held.get("switches") or ())
+    if "private" in roll.switches:
+        roll.args = _shown_to(roll.args, cmd.caller)
+    roll.raw_string = held.get("command", "")
+    roll.dicecheck_consent = cmd.caller
+    roll.run()
+
+
+def decline(cmd):
+    challenger, held = _held_from(cmd, "decline")
+    cmd.msg(f"You decline {escape(challenger.key)}'s check.")
+    pending.notify(challenger, f"{escape(cmd.caller.key)} declines your check: {escape(held.get('command', ''), 120)}")
