@@ -89,7 +89,7 @@ _STANDARD_KEYS = {
     "result", "difficulty_given", "regular", "hunger", "difficulty", "successes", "outcome",
 }
 # A RollFace row as `_count_faces` inserts it (the attribute names of its fields' values).
-FACE_COLUMNS = ("entry_id", "character_id", "created", "system", "label", "sides", "face", "count")
+FACE_COLUMNS = ("entry_id", "character_id", "created", "system", "label", "sides", "face", "count", "private")
 _OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
