@@ -41,7 +41,7 @@ import codecs
 import json
 import os
 import secrets
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -95,11 +95,7 @@ class Step:
     side: object = None
 
 
-def _mine(client, token):
-    return [token, CODE]
-
-
-ROLL_WAVE = [Step("+roll (wave)", "a", lambda p, t: roll_step(p.a, t)[0], lambda p, t: _mine(p.a, t))]
+ROLL_WAVE = [Step("+roll (wave)", "a", lambda p, t: roll_step(p.a, t)[0], lambda p, t: roll_step(p.a, t)[1])]
 
 # The challenge and the teamwork roll's opening carry no record code: each ends with the
 # command that answers it.
@@ -129,6 +125,11 @@ SCENE = {
 }
 # Rouse checks raise Hunger, which the other commands would then roll: they go last.
 SCENE_ORDER = ("contest", "teamwork", "multi", "resist", "rouse")
+
+
+def progress(text):
+    """A line on stderr: a run takes minutes, and stdout may be the JSON."""
+    print(f"bench_scene {time.strftime('%H:%M:%S')}: {text}", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,6 +411,7 @@ def scene_phases(system, names):
 async def measure(server, args, count, system):
     """All phases on a running server; returns (closed-loop tallies, wave tallies)."""
     limits = Limits(args.timeout, args.deadline)
+    progress(f"{system}: {count} players logging in")
     clients = await connect_all(server, count)
     meter = CpuMeter(server)
     try:
@@ -417,6 +419,7 @@ async def measure(server, args, count, system):
         loop_tallies = []
         for phase, name in enumerate(args.commands):
             loop_tallies.append(await closed_loop(clients, name, phase, args.rounds, limits, meter))
+            progress(f"{system}: {loop_tallies[-1].label}: {loop_tallies[-1].seconds:.1f} s")
         wave_tallies = []
         scene = scene_phases(system, args.scene)
         if scene:
@@ -424,6 +427,7 @@ async def measure(server, args, count, system):
             wave_tallies += await waves(clients, ROLL_WAVE, phase, args.rounds, limits, meter)
             for offset, name in enumerate(scene, start=1):
                 wave_tallies += await waves(clients, SCENE[name][1], phase + offset, args.rounds, limits, meter)
+                progress(f"{system}: {name} waves done")
         return loop_tallies, wave_tallies
     finally:
         for client in clients:
@@ -435,11 +439,18 @@ def run_one(args, count, system):
     run_dir = Path(tempfile.mkdtemp(prefix=f"bench-scene-{system}-{count}-"))
     server = GameServer(run_dir=run_dir, settings_file="bench_settings.py",
                         extra_env={"DICE_SYSTEM": system})
+    measured = False
     try:
+        progress(f"{system}: starting a server for {count} players in {run_dir}")
         server.start()
         loop_tallies, wave_tallies = asyncio.run(measure(server, args, count, system))
+        measured = True
     finally:
         server.stop()
+        if measured:
+            shutil.rmtree(run_dir, ignore_errors=True)  # a success leaves nothing behind
+        else:
+            progress(f"{system}: failed; the server's logs stay in {run_dir / 'logs'}")
     return {
         "system": system, "clients": count, "rounds": args.rounds,
         "database": "PostgreSQL" if on_throwaway_postgres() else "SQLite",
