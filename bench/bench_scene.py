@@ -53,7 +53,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.harness import GameServer, on_throwaway_postgres, strip_ansi, telnet_decode  # noqa: E402
+from tests.e2e.harness import (  # noqa: E402
+    DO, IAC, SB, SE, WILL, GameServer, TelnetClient, on_throwaway_postgres, strip_ansi, telnet_decode,
+)
+
+NAWS = 31
 
 CODE = "[code "  # every roll's message ends with its record code
 SETTLE = 0.3  # seconds after a phase for the last messages to arrive (and their CPU to count)
@@ -217,10 +221,30 @@ class SceneClient:
         self.writer.close()
 
 
-def _log_in(server, index, password):
+class SizedTelnetClient(TelnetClient):
+    """The harness's client, but it answers the server's DO NAWS with a window `width` columns
+    wide (every other option is still refused), so the room holds screens of several widths."""
+
+    def __init__(self, host, port, width, timeout):
+        self.width = width
+        super().__init__(host, port, timeout=timeout)
+
+    def _feed(self, data):
+        ask = bytes([IAC, DO, NAWS])
+        if ask in data:
+            data = data.replace(ask, b"", 1)
+            size = self.width.to_bytes(2, "big") + (50).to_bytes(2, "big")  # widths < 255: no IAC byte
+            self.sock.sendall(bytes([IAC, WILL, NAWS, IAC, SB, NAWS]) + size + bytes([IAC, SE]))
+        super()._feed(data)
+
+
+def _log_in(server, index, password, widths):
     """Create a player over telnet (harness client) and set its sheet; returns its socket."""
     name = f"Bench{index:03d}"
-    client = server.client(timeout=120)
+    if widths:
+        client = SizedTelnetClient(server.host, server.telnet_port, widths[index % len(widths)], timeout=120)
+    else:
+        client = server.client(timeout=120)
     client.wait_for_connection_screen()
     client.create_and_connect(name, password)
     for key, trait in TRAITS:
@@ -228,12 +252,12 @@ def _log_in(server, index, password):
     return name, client.sock
 
 
-async def connect_all(server, count):
+async def connect_all(server, count, widths):
     """`count` players logged in, in one room, as SceneClients."""
     password = secrets.token_urlsafe(10)
     loop = asyncio.get_running_loop()
     with ThreadPoolExecutor(max_workers=min(count, 20)) as pool:
-        made = await asyncio.gather(*(loop.run_in_executor(pool, _log_in, server, i, password)
+        made = await asyncio.gather(*(loop.run_in_executor(pool, _log_in, server, i, password, widths)
                                       for i in range(count)))
     clients = []
     for index, (name, sock) in enumerate(made):
@@ -412,7 +436,7 @@ async def measure(server, args, count, system):
     """All phases on a running server; returns (closed-loop tallies, wave tallies)."""
     limits = Limits(args.timeout, args.deadline)
     progress(f"{system}: {count} players logging in")
-    clients = await connect_all(server, count)
+    clients = await connect_all(server, count, args.widths)
     meter = CpuMeter(server)
     try:
         await settle(clients, 1.0)  # the "has entered the game" lines of everyone's login
@@ -452,7 +476,7 @@ def run_one(args, count, system):
         else:
             progress(f"{system}: failed; the server's logs stay in {run_dir / 'logs'}")
     return {
-        "system": system, "clients": count, "rounds": args.rounds,
+        "system": system, "clients": count, "rounds": args.rounds, "widths": args.widths or [80],
         "database": "PostgreSQL" if on_throwaway_postgres() else "SQLite",
         "closed_loop": with_ratios([t.summary() for t in loop_tallies], CLOSED_LOOP["say"][0]),
         "waves": with_ratios([t.summary() for t in wave_tallies], ROLL_WAVE[0].label),
@@ -483,8 +507,9 @@ def _num(value, spec):
 
 def format_table(result):
     """The run as Markdown tables (closed loop, then waves), with the ratios."""
+    widths = "/".join(str(n) for n in result.get("widths", [80]))
     head = (f"### {result['system']}, {result['clients']} clients, {result['rounds']} rounds, "
-            f"{result['database']}, commit {result.get('commit', '?')}")
+            f"{result['database']}, {widths} columns, commit {result.get('commit', '?')}")
     lines = [head]
     for key, title in (("closed_loop", "closed loop, ratios to `say`"), ("waves", "waves, ratios to a `+roll` wave")):
         rows = result[key]
@@ -540,9 +565,15 @@ def parse_args(argv):
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a command may take (default 60)")
     parser.add_argument("--deadline", type=float, default=1200.0,
                         help="seconds for all of one server's phases (default 1200)")
+    parser.add_argument("--widths", default="",
+                        help="screen widths the clients report (NAWS), in turn, e.g. 80,100,120 "
+                             "(default: none reported, so every screen is the game's 80 columns)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = parser.parse_args(argv)
     args.clients = [int(n) for n in args.clients.split(",") if n.strip()]
+    args.widths = [int(n) for n in args.widths.split(",") if n.strip()]
+    if any(not 20 <= n <= 250 for n in args.widths):
+        parser.error("--widths: 20 to 250 columns")
     if any(n < 2 for n in args.clients):
         parser.error("--clients: at least 2 players (the waves need pairs)")
     if args.system is None:
