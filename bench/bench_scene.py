@@ -588,11 +588,12 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    measured = commit()  # before the runs: the code the servers start from
     results = []
     for system in args.system:
         for count in args.clients:
             result = run_one(args, count, system)
-            result["commit"] = commit()
+            result["commit"] = measured
             results.append(result)
             if not args.json:
                 print(format_table(result) + "\n", flush=True)
