@@ -119,6 +119,56 @@ def postgres_admin(action: str, name: str = "", python: str = sys.executable) ->
     return result.stdout
 
 
+def telnet_decode(data: bytes, accept: frozenset = frozenset()) -> tuple[bytes, bytes, bytes]:
+    """
+    Split bytes received from the server into (text, replies, rest): the text without telnet
+    commands, the replies that agree to the options in `accept` and refuse every other option
+    offered or asked for (DONT/WONT), and an incomplete command at the end, to put before the
+    next chunk. Sub-negotiations are dropped.
+    Also used by bench/bench_scene.py's clients, which receive megabytes: plain text (no IAC
+    byte at all, almost every chunk) skips the byte loop.
+    """
+    if IAC not in data:
+        return data, b"", b""
+    text = bytearray()
+    replies = bytearray()
+    i = 0
+    while i < len(data):
+        byte = data[i]
+        if byte != IAC:
+            text.append(byte)
+            i += 1
+            continue
+        if i + 1 >= len(data):
+            return bytes(text), bytes(replies), data[i:]
+        cmd = data[i + 1]
+        if cmd == IAC:  # escaped 255
+            text.append(IAC)
+            i += 2
+        elif cmd in (DO, DONT, WILL, WONT):
+            if i + 2 >= len(data):
+                return bytes(text), bytes(replies), data[i:]
+            opt = data[i + 2]
+            if cmd == DO:
+                replies += bytes([IAC, WILL if opt in accept else WONT, opt])
+            elif cmd == WILL:
+                replies += bytes([IAC, DO if opt in accept else DONT, opt])
+            i += 3
+        elif cmd == SB:
+            end = data.find(bytes([IAC, SE]), i + 2)
+            if end < 0:
+                return bytes(text), bytes(replies), data[i:]
+            i = end + 2
+        else:  # GA, NOP, EOR, ...
+            i += 2
+    return bytes(text), bytes(replies), b""
+
+
+def strip_ansi(text: str) -> str:
+    """`text` without ANSI colour and cursor codes."""
+    return _ANSI.sub("", text)
+
+
 # ---------------------------------------------------------------------------------------------
 # Ports
 # ---------------------------------------------------------------------------------------------
@@ -252,47 +302,12 @@ class TelnetClient:
 
     def _feed(self, data: bytes) -> None:
         """Handle telnet commands in `data` (refusing options); add the text to the buffer."""
-        data = self._raw + data
-        self._raw = b""
-        text = bytearray()
-        replies = bytearray()
-        i = 0
-        while i < len(data):
-            byte = data[i]
-            if byte != IAC:
-                text.append(byte)
-                i += 1
-                continue
-            if i + 1 >= len(data):
-                self._raw = data[i:]
-                break
-            cmd = data[i + 1]
-            if cmd == IAC:  # escaped 255
-                text.append(IAC)
-                i += 2
-            elif cmd in (DO, DONT, WILL, WONT):
-                if i + 2 >= len(data):
-                    self._raw = data[i:]
-                    break
-                opt = data[i + 2]
-                if cmd == DO:
-                    replies += bytes([IAC, WILL if opt in self.accept else WONT, opt])
-                elif cmd == WILL:
-                    replies += bytes([IAC, DO if opt in self.accept else DONT, opt])
-                i += 3
-            elif cmd == SB:
-                end = data.find(bytes([IAC, SE]), i + 2)
-                if end < 0:
-                    self._raw = data[i:]
-                    break
-                i = end + 2
-            else:  # GA, NOP, EOR, ...
-                i += 2
+        text, replies, self._raw = telnet_decode(self._raw + data, self.accept)
         if replies and self.sock is not None:
             self.sock.sendall(bytes(replies))
         self.raw += text
         # Keep an incomplete UTF-8 character for the next chunk.
-        raw_text = bytes(text)
+        raw_text = text
         for cut in range(1, 4):
             if len(raw_text) >= cut and (raw_text[-cut] & 0xC0) == 0xC0:
                 try:
@@ -302,7 +317,7 @@ class TelnetClient:
                     raw_text = raw_text[:-cut]
                 break
         decoded = raw_text.decode("utf-8", "replace").replace("\r\n", "\n").replace("\n\r", "\n")
-        decoded = _ANSI.sub("", decoded).replace("\r", "")
+        decoded = strip_ansi(decoded).replace("\r", "")
         self._buffer += decoded
         self.transcript += decoded
 
@@ -490,6 +505,15 @@ class GameServer:
             return int((self.run_dir / f"{name}.pid").read_text().strip())
         except (OSError, ValueError):
             return None
+
+    @property
+    def server_pid(self) -> int | None:
+        """The Server process (the one that runs commands), from its pid file."""
+        return self._pid("server")
+
+    @property
+    def portal_pid(self) -> int | None:
+        return self._pid("portal")
 
     def _alive(self, pid: int | None) -> bool:
         if not pid:
