@@ -491,7 +491,7 @@ def log_alarms(server, since, limit=10):
 def run_one(args, count, system):
     """Start a server for `system`, measure `count` players on it, stop it."""
     run_dir = Path(tempfile.mkdtemp(prefix=f"bench-scene-{system}-{count}-"))
-    server = GameServer(run_dir=run_dir, settings_file="bench_settings.py",
+    server = GameServer(run_dir=run_dir, settings_file=args.settings,
                         extra_env={"DICE_SYSTEM": system})
     measured = False
     try:
@@ -607,6 +607,9 @@ def parse_args(argv):
     parser.add_argument("--widths", default="",
                         help="screen widths the clients report (NAWS), in turn, e.g. 80,100,120 "
                              "(default: none reported, so every screen is the game's 80 columns)")
+    parser.add_argument("--settings", default="bench_settings.py",
+                        help="the game's settings file in game/server/conf/ (default bench_settings.py; "
+                             "e2e_settings.py keeps Evennia's limits on connections and commands per second)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = parser.parse_args(argv)
     args.clients = [int(n) for n in args.clients.split(",") if n.strip()]
