@@ -534,8 +534,8 @@ def with_ratios(rows, baseline_label):
 # ---------------------------------------------------------------------------------------------
 
 
-def _num(value, spec):
-    return "-" if value is None else format(value, spec)
+def _num(value, spec, unit=""):
+    return "-" if value is None else format(value, spec) + unit
 
 
 def format_table(result):
@@ -554,8 +554,8 @@ def format_table(result):
         for row in rows:
             ratio = row["ratio"]
             lines.append(
-                f"| `{row['command']}` | {_num(row['answered_per_s'], '.1f')} | {_num(row['p50_ms'], ',.0f')} ms "
-                f"| {_num(row['p99_ms'], ',.0f')} ms | {_num(row['server_cpu_ms'], '.1f')} ms "
+                f"| `{row['command']}` | {_num(row['answered_per_s'], '.1f')} | {_num(row['p50_ms'], ',.0f', ' ms')} "
+                f"| {_num(row['p99_ms'], ',.0f', ' ms')} | {_num(row['server_cpu_ms'], '.1f', ' ms')} "
                 f"| {_num(ratio['answered_per_s'], '.2f')} | {_num(ratio['p50_ms'], '.2f')} "
                 f"| {_num(ratio['p99_ms'], '.2f')} | {_num(ratio['server_cpu_ms'], '.2f')} "
                 f"| {row['unanswered']} of {row['sent']}{not_sent(row)} |")
