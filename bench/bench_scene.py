@@ -296,6 +296,7 @@ class Tally:
     label: str
     latencies: list = field(default_factory=list)
     sent: int = 0
+    skipped: int = 0  # not sent: an earlier command of the same player (or wave) went unanswered
     seconds: float = 0.0
     cpu: dict = field(default_factory=lambda: {"server": 0.0, "portal": 0.0})
 
@@ -309,7 +310,7 @@ class Tally:
         per = (lambda total: total * 1000 / answered) if answered else (lambda total: None)
         return {
             "command": self.label, "sent": self.sent, "answered": answered,
-            "unanswered": self.sent - answered,
+            "unanswered": self.sent - answered, "not_sent": self.skipped,
             "answered_per_s": answered / self.seconds if self.seconds else None,
             "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
             "server_cpu_ms": per(self.cpu["server"]), "portal_cpu_ms": per(self.cpu["portal"]),
@@ -345,13 +346,15 @@ async def closed_loop(clients, name, phase, rounds, limits, meter):
     async def player(client):
         for round_no in range(rounds):
             remaining = limits.remaining()
-            if remaining <= 0:
-                return
             line, markers = step(client, token(phase, client.index, round_no))
-            tally.sent += 1
-            latency = await exchange(client, line, markers, min(limits.per_command, remaining))
-            if latency is not None:
-                tally.latencies.append(latency)
+            latency = None
+            if remaining > 0:
+                tally.sent += 1
+                latency = await exchange(client, line, markers, min(limits.per_command, remaining))
+            if latency is None:  # a game that stopped answering is not waited for 20 times over
+                tally.skipped += rounds - round_no - (remaining > 0)
+                return
+            tally.latencies.append(latency)
 
     before, started = meter.read(), time.perf_counter()
     await asyncio.gather(*(player(client) for client in clients))
@@ -408,6 +411,10 @@ async def waves(clients, steps, phase, rounds, limits, meter):
             return token(phase, pair.a.index, round_no)
         for step, tally in zip(steps, tallies):
             await run_step(pairs, step, tok, limits, meter, tally)
+        if any(tally.sent > len(tally.latencies) for tally in tallies) or limits.remaining() <= 0:
+            for tally in tallies:  # the rest of the rounds would wait out every timeout again
+                tally.skipped += len(pairs) * (rounds - round_no - 1)
+            break
     await settle(clients, SETTLE)
     return tallies
 
@@ -458,28 +465,54 @@ async def measure(server, args, count, system):
             await client.close()
 
 
+# Lines of the game's logs that say why commands went unanswered.
+LOG_ALARMS = ("Traceback", "disconnected from the portal", "should not receive http", "AMP Error")
+
+
+LOGS = ("server.log", "portal.log")
+
+
+def log_sizes(server):
+    """Where the logs end now: the first start's own restart logs a disconnection too."""
+    return {name: (server.log_dir / name).stat().st_size if (server.log_dir / name).exists() else 0
+            for name in LOGS}
+
+
+def log_alarms(server, since, limit=10):
+    """The first `limit` alarming lines the Server and Portal logged after `since` (log_sizes)."""
+    found = []
+    for name in LOGS:
+        path = server.log_dir / name
+        text = path.read_bytes()[since[name]:].decode(errors="replace") if path.exists() else ""
+        found += [f"{name}: {line[:300]}" for line in text.splitlines() if any(a in line for a in LOG_ALARMS)]
+    return found[:limit]
+
+
 def run_one(args, count, system):
     """Start a server for `system`, measure `count` players on it, stop it."""
     run_dir = Path(tempfile.mkdtemp(prefix=f"bench-scene-{system}-{count}-"))
-    server = GameServer(run_dir=run_dir, settings_file="bench_settings.py",
+    server = GameServer(run_dir=run_dir, settings_file=args.settings,
                         extra_env={"DICE_SYSTEM": system})
     measured = False
     try:
         progress(f"{system}: starting a server for {count} players in {run_dir}")
         server.start()
+        since = log_sizes(server)
         loop_tallies, wave_tallies = asyncio.run(measure(server, args, count, system))
-        measured = True
+        alarms = log_alarms(server, since)
+        measured = not alarms
     finally:
         server.stop()
         if measured:
             shutil.rmtree(run_dir, ignore_errors=True)  # a success leaves nothing behind
         else:
-            progress(f"{system}: failed; the server's logs stay in {run_dir / 'logs'}")
+            progress(f"{system}: the server's logs are kept in {run_dir / 'logs'}")
     return {
         "system": system, "clients": count, "rounds": args.rounds, "widths": args.widths or [80],
         "database": "PostgreSQL" if on_throwaway_postgres() else "SQLite",
         "closed_loop": with_ratios([t.summary() for t in loop_tallies], CLOSED_LOOP["say"][0]),
         "waves": with_ratios([t.summary() for t in wave_tallies], ROLL_WAVE[0].label),
+        "log_alarms": alarms,
     }
 
 
@@ -501,8 +534,8 @@ def with_ratios(rows, baseline_label):
 # ---------------------------------------------------------------------------------------------
 
 
-def _num(value, spec):
-    return "-" if value is None else format(value, spec)
+def _num(value, spec, unit=""):
+    return "-" if value is None else format(value, spec) + unit
 
 
 def format_table(result):
@@ -521,12 +554,18 @@ def format_table(result):
         for row in rows:
             ratio = row["ratio"]
             lines.append(
-                f"| `{row['command']}` | {_num(row['answered_per_s'], '.1f')} | {_num(row['p50_ms'], ',.0f')} ms "
-                f"| {_num(row['p99_ms'], ',.0f')} ms | {_num(row['server_cpu_ms'], '.1f')} ms "
+                f"| `{row['command']}` | {_num(row['answered_per_s'], '.1f')} | {_num(row['p50_ms'], ',.0f', ' ms')} "
+                f"| {_num(row['p99_ms'], ',.0f', ' ms')} | {_num(row['server_cpu_ms'], '.1f', ' ms')} "
                 f"| {_num(ratio['answered_per_s'], '.2f')} | {_num(ratio['p50_ms'], '.2f')} "
                 f"| {_num(ratio['p99_ms'], '.2f')} | {_num(ratio['server_cpu_ms'], '.2f')} "
-                f"| {row['unanswered']} of {row['sent']} |")
+                f"| {row['unanswered']} of {row['sent']}{not_sent(row)} |")
+    for alarm in result.get("log_alarms", []):
+        lines.append(f"\nIn the game's logs: {alarm}")
     return "\n".join(lines)
+
+
+def not_sent(row):
+    return f" ({row['not_sent']} not sent)" if row.get("not_sent") else ""
 
 
 def commit():
@@ -568,6 +607,9 @@ def parse_args(argv):
     parser.add_argument("--widths", default="",
                         help="screen widths the clients report (NAWS), in turn, e.g. 80,100,120 "
                              "(default: none reported, so every screen is the game's 80 columns)")
+    parser.add_argument("--settings", default="bench_settings.py",
+                        help="the game's settings file in game/server/conf/ (default bench_settings.py; "
+                             "e2e_settings.py keeps Evennia's limits on connections and commands per second)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = parser.parse_args(argv)
     args.clients = [int(n) for n in args.clients.split(",") if n.strip()]
@@ -600,9 +642,9 @@ def main(argv=None):
     if args.json:
         print(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                           "runs": results}, indent=2))
-    unanswered = sum(row["unanswered"] for result in results
+    unanswered = sum(row["unanswered"] + row["not_sent"] for result in results
                      for row in result["closed_loop"] + result["waves"])
-    return 1 if unanswered else 0
+    return 1 if unanswered or any(result["log_alarms"] for result in results) else 0
 
 
 if __name__ == "__main__":

@@ -71,3 +71,22 @@ def test_the_scene_commands_belong_to_their_systems():
     assert bench_scene.scene_phases("v20", args.scene) == ["multi"]
     assert bench_scene.scene_phases("v5", args.scene) == ["contest", "teamwork", "rouse"]
     assert bench_scene.parse_args([]).system == ["v5"]
+
+
+class _NoCpu:
+    def read(self):
+        return {"server": 0.0, "portal": 0.0}
+
+
+def test_a_game_that_stops_answering_is_not_waited_for_every_round():
+    async def run():
+        clients = [SceneClient(i, f"Bench{i:03d}", asyncio.StreamReader(), _Writer()) for i in range(2)]
+        limits = bench_scene.Limits(per_command=0.05, total=5)
+        tally = await bench_scene.closed_loop(clients, "roll", 0, 20, limits, _NoCpu())
+        for client in clients:
+            await client.close()
+        return tally.summary()
+
+    summary = asyncio.run(run())
+    assert (summary["sent"], summary["answered"], summary["unanswered"], summary["not_sent"]) == (2, 0, 2, 38)
+    assert summary["p50_ms"] is None and summary["server_cpu_ms"] is None

@@ -27,11 +27,12 @@ def test_the_scene_bench_answers_every_command():
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     (result,) = json.loads(run.stdout)["runs"]
+    assert result["log_alarms"] == []
 
     loop = {row["command"]: row for row in result["closed_loop"]}
     assert list(loop) == ["say hello <t>", "+check 5 vs 2 # <t>", "+roll dex+athletics+2 vs 2 # <t>"]
     for row in loop.values():
-        assert (row["sent"], row["answered"], row["unanswered"]) == (CLIENTS * ROUNDS, CLIENTS * ROUNDS, 0)
+        assert (row["sent"], row["answered"], row["unanswered"], row["not_sent"]) == (CLIENTS * ROUNDS, CLIENTS * ROUNDS, 0, 0)
         assert row["p50_ms"] > 0 and row["p99_ms"] >= row["p50_ms"] and row["answered_per_s"] > 0
         assert row["server_cpu_ms"] is not None and row["baseline"] == "say hello <t>"
     assert loop["say hello <t>"]["ratio"]["p50_ms"] == 1.0
@@ -41,7 +42,7 @@ def test_the_scene_bench_answers_every_command():
                            "+teamwork <pool> vs 3", "+teamwork/join", "+teamwork/roll", "+rouse"]
     pairs = CLIENTS // 2
     for row in waves.values():
-        assert (row["sent"], row["unanswered"]) == (pairs * ROUNDS, 0), row
+        assert (row["sent"], row["unanswered"], row["not_sent"]) == (pairs * ROUNDS, 0, 0), row
         assert row["baseline"] == "+roll (wave)"
 
     table = bench_scene.format_table(result)
