@@ -3,7 +3,8 @@ Charts of exact odds for the website: an `OddsView`'s distribution (successes, h
 successes ...) as an SVG bar chart, rendered by the server, with nothing loaded from outside.
 
 Bars are the exact chances (Fractions) scaled to the tallest; each bar carries its percentage
-(one decimal) as a tooltip (`<title>`). Every text is XML-escaped. Coordinates are written
+(one decimal) as a tooltip (`<title>`), rounded as every odds figure is (`rules.display.shares`:
+the bars sum to 100%, equal chances show equal figures, a possible score never shows 0.0%). Every text is XML-escaped. Coordinates are written
 with at most one decimal, so the output is the same on every machine (tests compare it
 exactly).
 
@@ -12,6 +13,8 @@ Pure Python, standard library only.
 
 from fractions import Fraction
 from xml.sax.saxutils import escape as xml_escape, quoteattr
+
+from .display import shares
 
 MAX_BARS = 60  # a distribution longer than this is cut at the least likely tail
 
@@ -28,6 +31,10 @@ def _pct(p):
     return f"{value:.1f}%"
 
 
+def _tenths(count):
+    return f"{count // 10}.{count % 10}%"
+
+
 def odds_svg(distribution, noun=("success", "successes"), title="", width=480, height=220):
     """
     A distribution `((score, probability), ...)` as an SVG bar chart (a string), or "" when
@@ -36,6 +43,7 @@ def odds_svg(distribution, noun=("success", "successes"), title="", width=480, h
     items = [(score, Fraction(p)) for score, p in distribution]
     if not items:
         return ""
+    figures = dict(zip((score for score, _ in items), shares([p for _, p in items])))
     if len(items) > MAX_BARS:
         # Keep the likeliest window of MAX_BARS consecutive scores.
         best = max(range(len(items) - MAX_BARS + 1), key=lambda i: sum(p for _, p in items[i:i + MAX_BARS]))
@@ -62,7 +70,7 @@ def odds_svg(distribution, noun=("success", "successes"), title="", width=480, h
         parts.append(
             f'<rect x="{_n(x)}" y="{_n(base - bar_h)}" width="{_n(slot - gap)}" height="{_n(bar_h)}" '
             f'fill="#4a7ab5"><title>{score} {xml_escape(noun[0] if score == 1 else noun[-1])}: '
-            f"{xml_escape(_pct(p))}</title></rect>"
+            f"{xml_escape(_tenths(figures[score]))}</title></rect>"
         )
         if index % every == 0:
             parts.append(f'<text x="{_n(x + (slot - gap) / 2)}" y="{base + 16}" text-anchor="middle" '

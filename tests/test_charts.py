@@ -1,9 +1,10 @@
 """Odds as pictures: the text chart of +odds and the SVG of the odds page, for fixed odds, exactly."""
 
+import re
 from fractions import Fraction
 
 from rules.charts import odds_svg
-from rules.display import format_odds, strip_markup
+from rules.display import format_chart, format_odds, strip_markup
 from rules.engine import Roller
 from rules.v5_contest_odds import side_distribution
 from rules.v5_system import SYSTEM
@@ -50,3 +51,15 @@ def test_odds_svg_exact():
     )
     assert odds_svg(()) == "" and odds_svg([]) == ""
     assert "&lt;b&gt;" in odds_svg(((0, Fraction(1)),), ("<b>", "<b>"))
+
+
+def test_odds_svg_tooltips_are_the_text_charts_figures():
+    # Four dice that each meet the face 3 times in 5: rounded one bar at a time the tooltips
+    # read 2.6, 15.4, 34.6, 34.6, 13.0 (100.2%); they must be the figures +odds prints, which
+    # sum to 100% with the two equal chances still equal.
+    distribution = [(0, Fraction(16, 625)), (1, Fraction(96, 625)), (2, Fraction(216, 625)),
+                    (3, Fraction(216, 625)), (4, Fraction(81, 625))]
+    tooltips = re.findall(r"<title>(\d+) \w+: ([^<]+)</title>", odds_svg(distribution))
+    assert tooltips == [("0", "2.6%"), ("1", "15.4%"), ("2", "34.5%"), ("3", "34.5%"), ("4", "13.0%")]
+    chart = strip_markup(format_chart(distribution)).split("\n")[1:]
+    assert [line.split()[:2] for line in chart] == [list(pair) for pair in tooltips]

@@ -4,7 +4,7 @@ The V20 wing's own rolls: split actions (`+roll/multi`) and extended actions
 `record`) as the shared +roll does, so defaulting, wound penalties and Specialties apply to
 each action as to any roll.
 
-Multiple actions (RULES.md §2): `+roll/multi <pool>[ vs <d>], <pool>[ vs <d>][, ...] [= <split>]
+Multiple actions: `+roll/multi <pool>[ vs <d>], <pool>[ vs <d>][, ...] [= <split>]
 [= <name>, ...]`.
 Each pool is read as a roll of its own (wound penalty off each); the smallest pool of the
 ordinary actions is split among them (`rules.v20.split_actions`), a `*` in front of an action
