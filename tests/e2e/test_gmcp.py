@@ -27,7 +27,8 @@ class GMCPClient(TelnetClient):
     """
 
     def __init__(self, *args, accept=True, **kwargs):
-        self.accept = accept
+        # Not the harness's `accept` (the options its decoder agrees to): GMCP is answered here.
+        self.accept_gmcp = accept
         self.gmcp = []
         self._held = b""  # an IAC sequence split across reads
         super().__init__(*args, **kwargs)
@@ -49,7 +50,7 @@ class GMCPClient(TelnetClient):
                 rest += data[i:i + 2]
                 i += 2
             elif cmd == WILL and opt == GMCP:
-                self.sock.sendall(bytes([IAC, DO if self.accept else DONT, GMCP]))
+                self.sock.sendall(bytes([IAC, DO if self.accept_gmcp else DONT, GMCP]))
                 i += 3
             elif cmd == SB and opt == GMCP:
                 end = data.find(bytes([IAC, SE]), i + 3)
