@@ -20,5 +20,10 @@ def start_plugin_services(portal):
     This hook is called by Evennia, last in the Portal startup process.
 
     portal - a reference to the main portal application.
+
+    The AMP link to the other process is made safe from chunking first
+    (`server.conf.amp_framing`); the AMP service exists but is not started yet.
     """
-    pass
+    from server.conf import amp_framing
+
+    amp_framing.install()
