@@ -5,8 +5,9 @@ already started (each system's test module calls them with its own roll, e.g. V2
 
 - `roll_and_say`: a roll with a hostile comment and a `say` with split link codes reach a
   client with MXP on as text: no `[Roll]` line but ours, no ESC of the player's, no MXP bytes.
-- `stored_name`: a character name stored with raw escapes and markup is inert text in
-  Evennia's stock arrive/leave lines.
+- `stored_name`: a character name stored with raw escapes and markup (put in the database
+  directly, as the website or an old database could) is inert text in Evennia's stock lines:
+  "has left the game", "has entered the game", "is leaving", "arrives to", `Characters:`.
 - `wide_fairness`: a NAWS width of 65,535 columns: `+dice/fairness` stays within 250 columns
   and another player's roll answers within PROMPT_LIMIT meanwhile.
 - `screen_reader`: with `option screenreader=on`, no line the player typed starts a line.
@@ -21,13 +22,17 @@ import time
 from .harness import MXP
 from .systems import CODE
 from .test_bounds import PROMPT_LIMIT, assert_normal, fairness_reply, sized_player
-from .test_hostile_names import BAD_BYTES, SHOWN, STORED
 from .test_player_markup import raw_lines
 
 COMMENT = "|/[Roll] Admin rolls 9 dice |lc+stat x|ltclick|le $pad(x,3) {name} \x1b[2J"
 SPLIT_LINK = "|l|ltc+stat {victim}/dex=5|l|ltt[click]|l|lte"
 ESCAPED_BREAK = "x ||/[Ro||nll] Admin rolls 9 dice"
 _COLOUR = re.compile(rb"\x1b\[[0-9;]*m")
+
+ERASE = "\\x1b[1A\\x1b[2K"  # cursor up, erase line: as Python source, for the `py` command
+STORED = f"Q{ERASE}{ERASE}\\x1b[G|/|w[Roll]|n Admin rolls 9 dice"
+SHOWN = "Q [1A [2K [1A [2K [G|/|w[Roll]|n Admin rolls 9 dice"  # what escape() leaves
+BAD_BYTES = [b"\x1b[1A", b"\x1b[2K", b"\x1b[G"]
 
 
 def forged_lines(lines, name):
@@ -50,10 +55,14 @@ def _roll_seen(alice, bob, roll, comment, start):
 def roll_and_say(new_player, roll):
     bob = new_player(accept={MXP})
     alice = new_player()
+    # Bob's MXP is really on: a link of the game's own reaches him as an MXP SEND.
+    bob.send("help")
+    bob.read_until("help", timeout=15)
     bob.read_available(0.3)
+    assert b"\x1b[4z<SEND" in bytes(bob.raw), bytes(bob.raw)[-2000:]
     start = len(bob.raw)
 
-    lines = _roll_seen(alice, bob, roll, COMMENT, start)
+    _roll_seen(alice, bob, roll, COMMENT, start)
     alice.send("say " + SPLIT_LINK.format(victim=alice.name))
     bob.read_until(f"{alice.name} says", timeout=15)
     bob.read_until("[click]", timeout=15)
@@ -98,6 +107,8 @@ def stored_name(new_player, superuser_client, game_server):
         bob.read_until(f"{SHOWN} is leaving", timeout=15)
         again.send(f"back{token}")
         bob.read_until(f"{SHOWN} arrives to", timeout=15)
+        bob.send("look")
+        bob.read_until(re.compile(r"Characters:[^\n]*" + re.escape(SHOWN)), timeout=15)
         bob.read_available(0.3)
     finally:
         again.close()
@@ -106,6 +117,7 @@ def stored_name(new_player, superuser_client, game_server):
         assert bad not in received, (bad, received)
     lines = raw_lines(bob, start)
     assert [line for line in lines if re.match(r"\s*\[(Roll|Private roll)\]", line)] == [], lines
+    assert "Traceback" not in "\n".join(lines)
 
 
 def timed_roll(client, roll, marker):

@@ -83,7 +83,7 @@ def test_capital_letter_switches_are_private(new_player):
 
 # The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
 HOSTILE_ROLL = "+roll 3"
-# (The stored-name check runs here as test_hostile_names.py, which also looks at `look`.)
+# (The stored-name check runs on this server in test_hostile_names.py.)
 
 
 def test_hostile_roll_and_say(new_player):
