@@ -9,6 +9,8 @@ import pytest
 
 from .systems import CODE, system_server
 
+from . import hostile_checks
+
 pytestmark = pytest.mark.e2e
 
 
@@ -86,3 +88,23 @@ def test_no_player_wounds_or_reads_another_without_their_answer(new_player):
         assert "[Odds]" not in out
     bob.command("+sheet", "1/10")
     assert "Traceback" not in alice.read_available() + bob.read_available()
+
+
+# The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
+HOSTILE_ROLL = "+roll 3d(6+):2"
+
+
+def test_hostile_roll_and_say(new_player):
+    hostile_checks.roll_and_say(new_player, HOSTILE_ROLL)
+
+
+def test_hostile_stored_name(new_player, superuser_client, game_server):
+    hostile_checks.stored_name(new_player, superuser_client, game_server)
+
+
+def test_hostile_wide_fairness(new_player, game_server):
+    hostile_checks.wide_fairness(new_player, game_server, HOSTILE_ROLL)
+
+
+def test_hostile_screen_reader(new_player):
+    hostile_checks.screen_reader(new_player, HOSTILE_ROLL)

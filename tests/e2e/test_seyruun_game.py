@@ -12,6 +12,8 @@ import pytest
 
 from .systems import system_server
 
+from . import hostile_checks
+
 pytestmark = pytest.mark.e2e
 
 
@@ -74,3 +76,23 @@ def test_a_team_roll_reads_a_helpers_pool_only_after_they_join(new_player):
     seen = bob.read_until("[code ", timeout=15)
     assert f"Team: {bob.name}'s pool rolls, helped by {alice.name}" in " ".join(seen.split())
     assert "Traceback" not in seen + alice.read_available()
+
+
+# The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
+HOSTILE_ROLL = "+roll 3 vs 2"
+
+
+def test_hostile_roll_and_say(new_player):
+    hostile_checks.roll_and_say(new_player, HOSTILE_ROLL)
+
+
+def test_hostile_stored_name(new_player, superuser_client, game_server):
+    hostile_checks.stored_name(new_player, superuser_client, game_server)
+
+
+def test_hostile_wide_fairness(new_player, game_server):
+    hostile_checks.wide_fairness(new_player, game_server, HOSTILE_ROLL)
+
+
+def test_hostile_screen_reader(new_player):
+    hostile_checks.screen_reader(new_player, HOSTILE_ROLL)

@@ -11,6 +11,8 @@ import pytest
 
 from .systems import system_server
 
+from . import hostile_checks
+
 pytestmark = pytest.mark.e2e
 
 
@@ -80,3 +82,23 @@ def test_v20_private_multi_reaches_the_named_only(new_player):
         assert f"(private: shown to {anna.name}, {bob.name}," in flat
     assert anna.name not in cid.read_available(1.0)
     assert "Traceback" not in mine + seen
+
+
+# The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
+HOSTILE_ROLL = "+roll 3 vs 6"
+
+
+def test_hostile_roll_and_say(new_player):
+    hostile_checks.roll_and_say(new_player, HOSTILE_ROLL)
+
+
+def test_hostile_stored_name(new_player, superuser_client, game_server):
+    hostile_checks.stored_name(new_player, superuser_client, game_server)
+
+
+def test_hostile_wide_fairness(new_player, game_server):
+    hostile_checks.wide_fairness(new_player, game_server, HOSTILE_ROLL)
+
+
+def test_hostile_screen_reader(new_player):
+    hostile_checks.screen_reader(new_player, HOSTILE_ROLL)
