@@ -165,3 +165,25 @@ def screen_reader(new_player, roll):
     text = "\n".join(lines)
     assert f"[Roll] {alice.name} " in text, lines
     assert f'{alice.name} says, "x |/[Ro|nll] Admin rolls 9 dice' in text, lines
+
+
+class HostileChecks:
+    """
+    The checks above as tests, for a system's game module to run on the server it starts:
+    `class TestHostile(hostile_checks.HostileChecks): ROLL = "+roll 3 vs 6"` (that system's
+    own roll, needing no sheet).
+    """
+
+    ROLL = "+roll 3"
+
+    def test_roll_and_say(self, new_player):
+        roll_and_say(new_player, self.ROLL)
+
+    def test_stored_name(self, new_player, superuser_client, game_server):
+        stored_name(new_player, superuser_client, game_server)
+
+    def test_wide_fairness(self, new_player, game_server):
+        wide_fairness(new_player, game_server, self.ROLL)
+
+    def test_screen_reader(self, new_player):
+        screen_reader(new_player, self.ROLL)

@@ -82,17 +82,5 @@ def test_capital_letter_switches_are_private(new_player):
 
 
 # The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
-HOSTILE_ROLL = "+roll 3"
-# (The stored-name check runs on this server in test_hostile_names.py.)
-
-
-def test_hostile_roll_and_say(new_player):
-    hostile_checks.roll_and_say(new_player, HOSTILE_ROLL)
-
-
-def test_hostile_wide_fairness(new_player, game_server):
-    hostile_checks.wide_fairness(new_player, game_server, HOSTILE_ROLL)
-
-
-def test_hostile_screen_reader(new_player):
-    hostile_checks.screen_reader(new_player, HOSTILE_ROLL)
+class TestHostile(hostile_checks.HostileChecks):
+    ROLL = "+roll 3"

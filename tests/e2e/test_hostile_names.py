@@ -3,15 +3,13 @@ End to end over real telnet: a character name already in the database (put there
 the website or an old database could) that holds raw terminal escapes and Evennia markup reaches
 another player as inert text in Evennia's stock lines: "has left the game", "has entered the
 game", "is leaving ...", "arrives to ...", and `look`'s `Characters:` line. And the name rule
-refuses such names when they are typed. (The first check is shared: every system's game
-module runs it too, tests/e2e/hostile_checks.py.)
+refuses such names when they are typed. (The first check is one of the hostile checks every
+system's game module runs, tests/e2e/hostile_checks.py; on this server, test_hostile.py.)
 """
 
 import re
 
 import pytest
-
-from . import hostile_checks
 
 pytestmark = pytest.mark.e2e
 
@@ -19,10 +17,6 @@ pytestmark = pytest.mark.e2e
 def no_forged_line(text):
     for line in text.splitlines():
         assert not re.match(r"\s*\[(Roll|Private roll)\]", line), line
-
-
-def test_a_stored_hostile_name_is_text_in_stock_lines(new_player, superuser_client, game_server):
-    hostile_checks.stored_name(new_player, superuser_client, game_server)
 
 
 def test_typed_hostile_names_are_refused(superuser_client):

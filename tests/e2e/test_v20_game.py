@@ -85,20 +85,5 @@ def test_v20_private_multi_reaches_the_named_only(new_player):
 
 
 # The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
-HOSTILE_ROLL = "+roll 3 vs 6"
-
-
-def test_hostile_roll_and_say(new_player):
-    hostile_checks.roll_and_say(new_player, HOSTILE_ROLL)
-
-
-def test_hostile_stored_name(new_player, superuser_client, game_server):
-    hostile_checks.stored_name(new_player, superuser_client, game_server)
-
-
-def test_hostile_wide_fairness(new_player, game_server):
-    hostile_checks.wide_fairness(new_player, game_server, HOSTILE_ROLL)
-
-
-def test_hostile_screen_reader(new_player):
-    hostile_checks.screen_reader(new_player, HOSTILE_ROLL)
+class TestHostile(hostile_checks.HostileChecks):
+    ROLL = '+roll 3 vs 6'
