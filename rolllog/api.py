@@ -198,22 +198,36 @@ def _pool_fields(pool):
     return _plain(pool), []
 
 
-def _save_with_code(entry, text, receivers=()):
-    """Give `entry` a fresh code (retrying a clash) and save it with its receivers."""
+def _with_fresh_code(entry, text, write):
+    """
+    Give `entry` a fresh verification code (its text ending in it) and `write(entry)` in one
+    transaction; a clash of codes (unique) undoes the transaction and is tried again with a
+    new code. Returns the entry.
+    """
     for _ in range(MAX_CODE_TRIES):
         entry.pk = None
         entry.code = codes.new_code()
         entry.text = with_code(text, entry.code) if text else ""
         try:
             with transaction.atomic():
-                entry.save()
-                if receivers:
-                    entry.receivers.set(receivers)
+                write(entry)
             return entry
         except IntegrityError:
             if not RollEntry.objects.filter(code=entry.code).exists():
                 raise
     raise RuntimeError(f"could not find a free verification code in {MAX_CODE_TRIES} tries")
+
+
+def _save_with_code(entry, text, receivers=()):
+    """Give `entry` a fresh code and save it with its receivers (Django's `save()`, whose
+    signals keep the counts: a staff action is rare)."""
+
+    def write(entry):
+        entry.save()
+        if receivers:
+            entry.receivers.set(receivers)
+
+    return _with_fresh_code(entry, text, write)
 
 
 # ------------------------------------------------------------------------------ storing
@@ -293,25 +307,18 @@ def _store(entry, text, listeners):
     The entry and its receivers are inserted in bulk, around `save()` and the many-to-many
     `set()` (a select, an insert and a signal per call): so the model signals that count
     saved entries (`rolllog.models`) do not run, and the counts they keep are made here, the
-    same rows a rebuild would give (`rolllog.listing.rebuild`). A code clash (unique) undoes
-    the whole transaction and is retried with a new code.
+    same rows a rebuild would give (`rolllog.listing.rebuild`). A code clash undoes it all and
+    is tried again (`_with_fresh_code`).
     """
-    for _ in range(MAX_CODE_TRIES):
-        entry.pk = None
-        entry.code = codes.new_code()
-        entry.text = with_code(text, entry.code) if text else ""
-        try:
-            with transaction.atomic():
-                RollEntry.objects.bulk_create([entry])
-                shown = _insert_receivers(entry, listeners)
-                _count_day(entry)
-                _count_reach(entry, shown)
-                _count_faces(entry)
-            return entry
-        except IntegrityError:
-            if not RollEntry.objects.filter(code=entry.code).exists():
-                raise
-    raise RuntimeError(f"could not find a free verification code in {MAX_CODE_TRIES} tries")
+
+    def write(entry):
+        RollEntry.objects.bulk_create([entry])
+        shown = _insert_receivers(entry, listeners)
+        _count_day(entry)
+        _count_reach(entry, shown)
+        _count_faces(entry)
+
+    return _with_fresh_code(entry, text, write)
 
 
 def _insert_receivers(entry, listeners):
