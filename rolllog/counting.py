@@ -24,6 +24,14 @@ def connection_for(model, using=None):
     return connections[using or router.db_for_write(model)]
 
 
+def _table(model, names, using):
+    """(connection, quoted table, the fields named, their quoted columns) for raw SQL."""
+    connection = connection_for(model, using)
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in names]
+    return connection, quote(model._meta.db_table), fields, [quote(field.column) for field in fields]
+
+
 def add_counts(model, keys, counter, using=None):
     """
     Add {(key values in the order of `keys`): number} to `model`'s `count` column (a negative
@@ -32,12 +40,8 @@ def add_counts(model, keys, counter, using=None):
     items = sorted((key, number) for key, number in counter.items() if number)
     if not items:
         return
-    connection = connection_for(model, using)
-    ops = connection.ops
-    table = ops.quote_name(model._meta.db_table)
-    fields = [model._meta.get_field(name) for name in keys]
-    columns = [ops.quote_name(field.column) for field in fields]
-    count = ops.quote_name(model._meta.get_field("count").column)
+    connection, table, fields, columns = _table(model, keys, using)
+    count = connection.ops.quote_name(model._meta.get_field("count").column)
     adapt = [(lambda value, field=field: field.get_db_prep_value(value, connection)) for field in fields]
     holders = "(" + ", ".join(["%s"] * (len(keys) + 1)) + ")"
     size = rows_per_statement(len(keys) + 1)
@@ -63,11 +67,8 @@ def insert_rows(model, columns, rows, using=None):
     """
     if not rows:
         return
-    connection = connection_for(model, using)
-    ops = connection.ops
-    table = ops.quote_name(model._meta.db_table)
-    fields = [model._meta.get_field(name) for name in columns]
-    names = ", ".join(ops.quote_name(field.column) for field in fields)
+    connection, table, fields, quoted = _table(model, columns, using)
+    names = ", ".join(quoted)
     holders = "(" + ", ".join(["%s"] * len(columns)) + ")"
     size = rows_per_statement(len(columns))
     with connection.cursor() as cursor:
