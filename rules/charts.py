@@ -4,7 +4,7 @@ successes ...) as an SVG bar chart, rendered by the server, with nothing loaded 
 
 Bars are the exact chances (Fractions) scaled to the tallest; each bar carries its percentage
 (one decimal) as a tooltip (`<title>`), rounded as every odds figure is (`rules.display.shares`:
-the bars sum to 100%, equal chances show equal figures, a possible score never shows 0.0%). Every text is XML-escaped. Coordinates are written
+the bars sum to 100%, equal chances show equal figures; a chance under 0.05% reads "<0.1%"). Every text is XML-escaped. Coordinates are written
 with at most one decimal, so the output is the same on every machine (tests compare it
 exactly).
 
@@ -31,8 +31,12 @@ def _pct(p):
     return f"{value:.1f}%"
 
 
-def _tenths(count):
-    return f"{count // 10}.{count % 10}%"
+def _bar_figure(p, tenths):
+    """A bar's tooltip: the figure +odds prints for it (`tenths`), but "<0.1%" for a chance
+    under 0.05%, which a tooltip has room to say."""
+    if 0 < p < Fraction(1, 2000):
+        return "<0.1%"
+    return f"{tenths // 10}.{tenths % 10}%"
 
 
 def odds_svg(distribution, noun=("success", "successes"), title="", width=480, height=220):
@@ -70,7 +74,7 @@ def odds_svg(distribution, noun=("success", "successes"), title="", width=480, h
         parts.append(
             f'<rect x="{_n(x)}" y="{_n(base - bar_h)}" width="{_n(slot - gap)}" height="{_n(bar_h)}" '
             f'fill="#4a7ab5"><title>{score} {xml_escape(noun[0] if score == 1 else noun[-1])}: '
-            f"{xml_escape(_tenths(figures[score]))}</title></rect>"
+            f"{xml_escape(_bar_figure(p, figures[score]))}</title></rect>"
         )
         if index % every == 0:
             parts.append(f'<text x="{_n(x + (slot - gap) / 2)}" y="{base + 16}" text-anchor="middle" '
