@@ -23,14 +23,20 @@ def raw_lines(client, start=0):
     return received.decode("utf-8", "replace").replace("\r", "").split("\n")
 
 
+def mxp_player(new_player):
+    """A player whose client has MXP on, proven: a link of the game's own (in `help`) reached
+    it as an MXP SEND. Returns the client; what it received so far is in its `raw`."""
+    player = new_player(accept={MXP})
+    player.send("help")
+    player.read_until("help", timeout=15)
+    player.read_available(0.5)
+    assert b"\x1b[4z<SEND" in bytes(player.raw), bytes(player.raw)[-2000:]
+    return player
+
+
 def test_say_with_split_link_codes_sends_no_mxp_link(new_player):
-    bob = new_player(accept={MXP})
+    bob = mxp_player(new_player)
     alice = new_player()
-    # Bob's client really has MXP on: a link of the game's own reaches him as an MXP SEND.
-    bob.send("help")
-    bob.read_until("help", timeout=15)
-    bob.read_available(0.5)
-    assert b"\x1b[4z<SEND" in bytes(bob.raw), bytes(bob.raw)[-2000:]
     start = len(bob.raw)
 
     alice.send("say " + ATTACK.format(victim=alice.name))
