@@ -21,7 +21,7 @@ import time
 
 from .systems import CODE
 from .test_bounds import PROMPT_LIMIT, assert_normal, fairness_reply, sized_player
-from .test_player_markup import mxp_player, raw_lines
+from .test_player_markup import mxp_player, raw_lines, screen_reader_player
 
 COMMENT = "|/[Roll] Admin rolls 9 dice |lc+stat x|ltclick|le $pad(x,3) {name} \x1b[2J"
 SPLIT_LINK = "|l|ltc+stat {victim}/dex=5|l|ltt[click]|l|lte"
@@ -143,10 +143,7 @@ def wide_fairness(new_player, game_server, roll):
 
 def screen_reader(new_player, roll):
     alice = new_player()
-    bob = new_player()
-    bob.send("option screenreader=on")
-    bob.read_until(re.compile("screenreader", re.I), timeout=15)
-    bob.read_available(0.3)
+    bob = screen_reader_player(new_player)
     start = len(bob.raw)
 
     _roll_seen(alice, bob, roll, COMMENT, start)

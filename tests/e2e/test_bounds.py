@@ -19,11 +19,11 @@ seconds. Each test prints the figures it measured.
 import json
 import re
 import secrets
-import time
 
 import pytest
 
 from .harness import DO, IAC, SB, SE, WILL
+from .test_flood import timed_check as flood_timed_check
 from .test_gmcp import GMCP, GMCPClient
 
 pytestmark = pytest.mark.e2e
@@ -64,10 +64,7 @@ def sized_player(game_server, naws=None):
 
 
 def timed_check(client, marker):
-    started = time.monotonic()
-    client.send(f"+check 1 # {marker}")
-    client.read_until(re.compile(re.escape(marker) + r".*\n.*\[code [A-Z0-9]{8}\]"), timeout=60)
-    return time.monotonic() - started
+    return flood_timed_check(client, marker, dice=1, timeout=60)
 
 
 def server_log(game_server):

@@ -18,10 +18,11 @@ CODE = re.compile(r"\[code [A-Z0-9]{8}\]")
 PROMPT_LIMIT = 3.0  # seconds for the other player's roll to come back during the flood
 
 
-def timed_check(client, marker):
+def timed_check(client, marker, dice=2, timeout=30):
+    """Seconds from sending `+check <dice>` to seeing its roll line end in its code."""
     started = time.monotonic()
-    client.send(f"+check 2 # {marker}")
-    client.read_until(re.compile(re.escape(marker) + r".*\n.*\[code [A-Z0-9]{8}\]"), timeout=30)
+    client.send(f"+check {dice} # {marker}")
+    client.read_until(re.compile(re.escape(marker) + r".*\n.*\[code [A-Z0-9]{8}\]"), timeout=timeout)
     return time.monotonic() - started
 
 

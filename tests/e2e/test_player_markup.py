@@ -58,12 +58,18 @@ def test_say_with_split_link_codes_sends_no_mxp_link(new_player):
         assert b"<SEND" not in received and b"\x1b[4z" not in received, (typed, received)
 
 
+def screen_reader_player(new_player):
+    """A player who has turned screen-reader mode on (and read the answer)."""
+    player = new_player()
+    player.send("option screenreader=on")
+    player.read_until(re.compile("screenreader", re.I), timeout=15)
+    player.read_available(0.3)
+    return player
+
+
 def test_screen_reader_never_gets_a_line_from_a_players_text(new_player):
     alice = new_player()
-    bob = new_player()
-    bob.send("option screenreader=on")
-    bob.read_until(re.compile("screenreader", re.I), timeout=15)
-    bob.read_available(0.3)
+    bob = screen_reader_player(new_player)
     start = len(bob.raw)
 
     alice.send("+roll dex # |/[Roll] Admin rolls Strength 5 + Brawl 4 (9 dice)")
