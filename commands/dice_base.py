@@ -13,11 +13,11 @@ import re
 
 from evennia.commands.default.muxcommand import MuxCommand
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
-from rules.display import escape as _escape
-from rules.display import without_control
-from rules.display import MIN_WIDTH, fit_width, reported_number
+from storyteller_dice.rules.display import escape as _escape
+from storyteller_dice.rules.display import without_control
+from storyteller_dice.rules.display import MIN_WIDTH, fit_width, reported_number
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -81,7 +81,7 @@ class DiceCommand(MuxCommand):
 
     def refuse(self, message):
         """What was wrong, then the usage on a line of its own (`rules.display.format_refusal`)."""
-        from rules.display import format_refusal
+        from storyteller_dice.rules.display import format_refusal
 
         self.msg(format_refusal(message, self.usage or "", width=width_of(self.caller)))
 
@@ -144,7 +144,7 @@ def is_staff(obj):
 
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
 from typeclasses.objects import distinct  # noqa: E402
-from typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
+from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- wings
@@ -323,7 +323,7 @@ def tell_not_shown(caller, characters):
     (nothing when everyone named was shown it)."""
     if not characters:
         return
-    from rules.display import wrap
+    from storyteller_dice.rules.display import wrap
 
     names = [_escape(obj.key) for obj in characters]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -471,13 +471,13 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     render = text if callable(text) else None
     stored = render(DEFAULT_WIDTH) if render else text
     if record is not None:
-        from rolllog import api as rolllog_api
+        from storyteller_dice.rolllog import api as rolllog_api
 
         entry = rolllog_api.store_roll(caller, record, private=private or not location,
                                        receivers=receivers, shared_with=shared_with, text=stored)
         receivers.entry, receivers.code = entry, entry.code
         if render is not None:
-            from rules.display import append_code
+            from storyteller_dice.rules.display import append_code
 
             code = entry.code
             # The stored text is the roll drawn at 80 columns with its code: an 80-column
@@ -503,7 +503,7 @@ def record_action(actor, subject, kind, description, **kwargs):
     `command`, `private` (default True: the actor, the subject and staff may see it),
     `receivers`, `room`, `parent`, `details`, `text` (see `rolllog.api.record_action`).
     """
-    from rolllog import api as rolllog_api
+    from storyteller_dice.rolllog import api as rolllog_api
 
     return rolllog_api.record_action(actor, subject, kind, description, **kwargs)
 

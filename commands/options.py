@@ -15,7 +15,7 @@ class CmdOption(default_cmds.CmdOption):
     __doc__ = default_cmds.CmdOption.__doc__
 
     def func(self):
-        from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+        from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
 
         name = (self.lhs or "").strip().upper()
         if self.rhs and name in SIZE_BOUNDS:

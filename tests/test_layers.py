@@ -116,7 +116,7 @@ class TestPuppetNotice(EvenniaCommandTest):
 
     def setUp(self):
         super().setUp()
-        from commands import pending
+        from storyteller_dice.commands import pending
 
         self.pending = pending
         self.addCleanup(pending.disconnect_puppet_hook)

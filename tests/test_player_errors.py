@@ -12,7 +12,7 @@ from evennia.commands import cmdhandler
 from evennia.commands.cmdset import CmdSet
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.dice_base import DiceCommand
+from storyteller_dice.commands.dice_base import DiceCommand
 
 LINE = re.compile(r"^Something went wrong; staff have been told \(error [0-9A-F]{6}\)\.$")
 

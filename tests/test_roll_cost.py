@@ -27,7 +27,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.char1.set_trait("dexterity", 3)
 
     def statements(self, args, cmd=None, caller=None):
-        from commands.rolls import CmdRoll
+        from storyteller_dice.commands.rolls import CmdRoll
 
         count, _ms, sql = cost(lambda: self.call((cmd or CmdRoll)(), args, caller=caller or self.char1))
         return count, sql
@@ -44,14 +44,14 @@ class RollCostTest(Scene, EvenniaCommandTest):
         full = self.scene(50, widths=(80, 100), name="Full")
         fifty, sql = self.roll_statements(full, " dex+2 vs 2 # up the wall")
         self.assertEqual((one, fifty), (PUBLIC_ROLL_STATEMENTS, PUBLIC_ROLL_STATEMENTS), "\n".join(sql))
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         entry = RollEntry.objects.latest("id")
         self.assertEqual(entry.receivers.count(), 50)  # all 50 in one statement
         self.assertEqual(len(entry.receiver_names), 50)
 
     def test_a_check_and_a_private_roll_too(self):
-        from commands.rolls import CmdCheck
+        from storyteller_dice.commands.rolls import CmdCheck
 
         full = self.scene(50, name="Full")
         self.statements(" 5 vs 2", cmd=CmdCheck)
@@ -62,9 +62,9 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.assertEqual(self.statements(f"/private 3={named}")[0], PRIVATE_ROLL_STATEMENTS)
 
     def test_drawn_once_per_width_and_each_receiver_gets_their_own(self):
-        from commands import nospoof
-        from commands.rolls import CmdRoll
-        from rolllog.models import RollEntry
+        from storyteller_dice.commands import nospoof
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.rolllog.models import RollEntry
         from rules import display
 
         people = self.scene(50, widths=(80, 100), name="Wide")
@@ -87,7 +87,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
             session = character.sessions.all()[0]
             self.assertEqual(got[session], [entry.text if number % 2 == 0 else wide], character.key)
         # Speech still gets each +nospoof player's tag, and only theirs.
-        from commands.speech import CmdSay
+        from storyteller_dice.commands.speech import CmdSay
 
         run(self, CmdSay, " hello")
         got = self.outputs()

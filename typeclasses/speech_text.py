@@ -45,8 +45,8 @@ commands, because the typeclasses need it and never import from `commands/`.
 import re
 import unicodedata
 
-from rules.display import colour_only, inert, shown_at
-from server.conf.inputfilter import clean_line
+from storyteller_dice.rules.display import colour_only, inert, shown_at
+from storyteller_dice.typeclasses.inputfilter import clean_line
 
 # The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
 # that every `|w[...]` tag in commands/ and rolllog/ is in this list.

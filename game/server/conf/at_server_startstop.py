@@ -28,7 +28,7 @@ def at_server_init():
     (`server.conf.player_errors`).
     """
     from server.conf import player_errors
-    from typeclasses.system import check_configured_system
+    from storyteller_dice.typeclasses.system import check_configured_system
 
     player_errors.install()
 
@@ -50,8 +50,8 @@ def at_server_start():
     it) are reported in the log, one line each, and to staff at their next login; they are
     not renamed (see the rulings there).
     """
-    from commands import pending
-    from typeclasses.names import report_bad_names
+    from storyteller_dice.commands import pending
+    from storyteller_dice.typeclasses.names import report_bad_names
 
     pending.connect_puppet_hook()
     pending.at_server_start()

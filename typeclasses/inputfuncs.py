@@ -25,7 +25,7 @@ from django.conf import settings
 from evennia.server import inputfuncs as _stock
 from evennia.utils import logger
 
-from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
 
 MAX_WEBCLIENT_OPTIONS = 20_000
 

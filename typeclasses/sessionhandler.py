@@ -28,7 +28,7 @@ from django.conf import settings
 from evennia.server.sessionhandler import ServerSessionHandler as BaseServerSessionHandler
 from evennia.utils.ansi import parse_ansi
 
-from rules.display import inert
+from storyteller_dice.rules.display import inert
 
 _SCREENREADER_STRIP = re.compile(settings.SCREENREADER_REGEX_STRIP, re.DOTALL | re.MULTILINE)
 # The send-instructions whose first argument is text a Portal parses.

@@ -40,7 +40,7 @@ control character and is left for the commands to judge (see commands/speech.py)
 
 import re
 
-from rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
+from storyteller_dice.rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
 
 #: protocol flag: (smallest, largest) size a client may report.
 SIZE_BOUNDS = {"SCREENWIDTH": (MIN_WIDTH, MAX_WIDTH), "SCREENHEIGHT": (10, 200)}

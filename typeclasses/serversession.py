@@ -52,7 +52,7 @@ from django.conf import settings
 from evennia.server.serversession import ServerSession as BaseServerSession
 from twisted.internet import reactor
 
-from server.conf.inputfilter import bounded_sizes, clean_data
+from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
 
 #: Lines a session may have waiting for their turn (the Portal already lets through at most
 #: MAX_COMMAND_RATE a second); a paste of a few dozen commands still runs whole.
