@@ -1,18 +1,26 @@
 """
 Characters: a character sheet stored in the database, for whichever dice system the game runs.
 
-The sheet is kept as Evennia Attributes on the character (category "sheet"): `values` (trait
+`DiceCharacterMixin` is what a game's own Character class mixes in
+(`class Character(DiceCharacterMixin, ObjectParent, DefaultCharacter)`).
+
+The sheet is kept as Evennia Attributes on the character, under the plugin's own category
+`SHEET` ("storyteller_dice"), never the host's `db.<name>` ones: `values` (trait
 name -> value, only what was set; the rest reads as the default), `specialties` (trait -> list
 of names), `approved`, and flags a system's commands set (e.g. "frenzy"). Which traits exist,
 their ranges, defaults and what they derive are the configured system's rules
 (`System.sheet`, a `rules.engine.Sheet`); this class only stores, checks through those rules,
 and hands out the `Roller` the rules roll for (`roller()`). It speaks no system's words: what a
 system derives (V5's Hunger, Willpower left) is in `roller().state`, read by the system's wing.
+A game whose traits live elsewhere supplies them with `DICE_TRAIT_SOURCE` (`typeclasses.traits`).
+
+**Ruling:** the category is "storyteller_dice", not a plain word like "sheet" that a host's
+own code may well use for its own data; sheets written under "sheet" by earlier versions are
+moved by the roll log's migration 0009 (only the keys this code writes).
 """
 
 import unicodedata
 
-from evennia.objects.objects import DefaultCharacter
 from evennia.utils.utils import make_iter
 
 from storyteller_dice.rules.errors import DiceError
@@ -20,11 +28,11 @@ from storyteller_dice.rules.pools import match_name
 
 from .names import name_problem, shown_name
 from .nospoof import tag_message
-from .objects import ObjectParent
 from .stored import replace_value
 from .speech_text import description_text
+from .traits import SheetOnly, trait_source
 
-SHEET = "sheet"
+SHEET = "storyteller_dice"
 
 
 def reads_gmcp(session):
@@ -43,8 +51,8 @@ def reads_gmcp(session):
     return False
 
 
-class Character(ObjectParent, DefaultCharacter):
-    """A player character or NPC with a character sheet."""
+class DiceCharacterMixin:
+    """A player character or NPC with a character sheet (mixed in before DefaultCharacter)."""
 
     def get_display_desc(self, looker, **kwargs):
         """The description its player set, coloured as they like but never a line of ours: each
@@ -111,12 +119,18 @@ class Character(ObjectParent, DefaultCharacter):
 
     @property
     def sheet_values(self):
-        """Every trait's value, in range (see `Sheet.clamp`)."""
+        """Every trait's value, in range (see `Sheet.clamp`); a trait source's values first."""
         # A roll reads the sheet several times (the roller, the pool's traits, what it
         # spends): unpacking the Attribute and clamping every trait each time was a tenth of
         # a roll. Kept while the stored value is the same object (every write replaces it)
-        # under the same system.
+        # under the same system; a game's own trait source is read every time (its values
+        # change where this class cannot see).
         system = self.dice_system()
+        source = trait_source()
+        if not isinstance(source, SheetOnly):
+            values = dict(self._stored("values", {}))
+            values.update(source.read(self, list(system.sheet.defaults())))
+            return system.sheet.clamp(values)
         attribute = self.attributes.get("values", category=SHEET, return_obj=True)
         packed = getattr(attribute, "db_value", None) if not isinstance(attribute, list) else None
         memo = self.__dict__.get("_sheet_memo")
@@ -171,10 +185,11 @@ class Character(ObjectParent, DefaultCharacter):
         values = self.sheet_values
         self.sheet.check_value(trait, value, values)
         old = values[trait]
-        stored = dict(self._stored("values", {}))
-        stored[trait] = value
-        # Hunger and Willpower change in play, often in a roll: in one statement.
-        replace_value(self, "values", stored, category=SHEET)
+        if not trait_source().write(self, trait, value):
+            stored = dict(self._stored("values", {}))
+            stored[trait] = value
+            # Hunger and Willpower change in play, often in a roll: in one statement.
+            replace_value(self, "values", stored, category=SHEET)
         self.send_vitals()
         return old
 
