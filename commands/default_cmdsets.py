@@ -1,11 +1,13 @@
 """
-Command sets. The dice commands are gathered in `DiceCmdSet` and merged into the character
-cmdset, so every puppeted character has them: the shared ones (sheet, +roll, +check, +odds,
-+rolls) for every system, and the configured system's wing's own (`commands/<key>/`, e.g.
-`commands.v5.cmdset.V5CmdSet`), only when that system is configured.
+Command sets a host game adds to its own (README: "Add to an existing game"). The dice
+commands are gathered in `DiceCmdSet`, merged into the host's character cmdset: the shared
+ones (sheet, +roll, +check, +odds, +rolls) for every system, and the configured system's
+wing's own (`commands/<key>/`, e.g. `commands.v5.cmdset.V5CmdSet`), only when that system is
+configured. The rest is in sets of their own, so a host takes what it wants: `SpeechCmdSet`,
+`BuildingCmdSet`, `HelpCmdSet`, `DiceAccountCmdSet`, `DiceUnloggedinCmdSet`.
 """
 
-from evennia import CmdSet, default_cmds
+from evennia import CmdSet
 
 from .building import CmdCreate, CmdDig, CmdName, CmdOpen
 from .dice_base import dice_wing
@@ -40,50 +42,59 @@ class DiceCmdSet(CmdSet):
             self.add(wing.cmdset)
 
 
-class CharacterCmdSet(default_cmds.CharacterCmdSet):
-    """In-game commands of a puppeted character: Evennia's defaults plus the dice system."""
+class SpeechCmdSet(CmdSet):
+    """
+    The stock speech commands made unable to forge a roll or system line (commands/speech.py),
+    and `ooc <text>` (the stock `ooc`, leaving the character, is `unpuppet`). For a host's
+    character cmdset, beside `DiceCmdSet`.
+    """
 
-    key = "DefaultCharacter"
+    key = "SpeechCmdSet"
 
     def at_cmdset_creation(self):
-        super().at_cmdset_creation()
         # Stock speech and descriptions, made unable to forge a system line (commands/speech.py).
-        for command in (CmdSay, CmdPose, CmdWhisper, CmdSetDesc):
+        for command in (CmdSay, CmdPose, CmdWhisper, CmdSetDesc, CmdOOC, CmdUnpuppet):
             self.add(command())
-        for command in (CmdOOC, CmdUnpuppet, CmdHelp):  # ooc <text>; help (commands/help.py)
-            self.add(command())
-        for command in (CmdName, CmdCreate, CmdDig, CmdOpen):  # the name rule (commands/building.py)
-            self.add(command())
-        self.add(DiceCmdSet)
 
 
-class AccountCmdSet(default_cmds.AccountCmdSet):
-    """Commands available to the Account at all times."""
+class BuildingCmdSet(CmdSet):
+    """
+    The stock `@name`, `@create`, `@dig` and `@open`, holding every new name to the name rule
+    (commands/building.py, typeclasses/names.py): for a host's character cmdset.
+    """
 
-    key = "DefaultAccount"
+    key = "DiceBuildingCmdSet"
 
     def at_cmdset_creation(self):
-        super().at_cmdset_creation()
-        self.add(CmdPage())  # commands/speech.py
+        for command in (CmdName, CmdCreate, CmdDig, CmdOpen):
+            self.add(command())
+
+
+class HelpCmdSet(CmdSet):
+    """`help` that shows a topic named exactly as typed first (commands/help.py): `help dice`."""
+
+    key = "DiceHelpCmdSet"
+
+    def at_cmdset_creation(self):
+        self.add(CmdHelp())
+
+
+class DiceAccountCmdSet(CmdSet):
+    """For a host's account cmdset: `page` (unable to forge a line), `+nospoof`, and `option`
+    with the screen sizes held to their bounds."""
+
+    key = "DiceAccountCmdSet"
+
+    def at_cmdset_creation(self):
+        self.add(CmdPage())
         self.add(CmdNospoof())
-        self.add(CmdHelp())  # a topic named exactly as typed first (commands/help.py)
         self.add(CmdOption())  # screen sizes held to their bounds (commands/options.py)
 
 
-class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
-    """Commands available before logging in."""
+class DiceUnloggedinCmdSet(CmdSet):
+    """For a host's login screen: `create` asks Y/N without showing the password."""
 
-    key = "DefaultUnloggedin"
-
-    def at_cmdset_creation(self):
-        super().at_cmdset_creation()
-        self.add(CmdUnconnectedCreate())  # asks Y/N without showing the password (commands/unloggedin.py)
-
-
-class SessionCmdSet(default_cmds.SessionCmdSet):
-    """Commands available on the Session level once logged in."""
-
-    key = "DefaultSession"
+    key = "DiceUnloggedinCmdSet"
 
     def at_cmdset_creation(self):
-        super().at_cmdset_creation()
+        self.add(CmdUnconnectedCreate())

@@ -100,7 +100,10 @@ def refusal_text(err):
         tb = tb.tb_next
     where = tb.tb_frame.f_globals.get("__name__", "") if tb is not None else ""
     text = str(err)
-    return _escape(text) if where == "rules" or where.startswith("rules.") else text
+    return _escape(text) if where == _RULES or where.startswith(_RULES + ".") else text
+
+
+_RULES = f"{__package__.rpartition('.')[0]}.rules"  # storyteller_dice.rules
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")

@@ -38,7 +38,18 @@ PUPPET_HOOK = "dice_pending_on_puppet"
 
 _DATACLASS = "__dataclass__"
 # Rebuilt classes must come from here: a stored name never imports arbitrary code.
-_ALLOWED_PREFIXES = ("rules.",)
+_ALLOWED_PREFIXES = ("storyteller_dice.rules.",)
+# Before the game's code was the package storyteller_dice, its classes were stored as
+# "rules.<module>:<class>"; state kept over the upgrade still reads.
+_LEGACY_PREFIXES = {"rules.": "storyteller_dice.rules."}
+
+
+def upgraded_module(module):
+    """A stored module name as it is now (an older top-level name gets the package's)."""
+    for old, new in _LEGACY_PREFIXES.items():
+        if module.startswith(old):
+            return new + module[len(old):]
+    return module
 
 
 # ---------------------------------------------------------------- plain data
@@ -72,6 +83,7 @@ def to_plain(value):
 
 def _dataclass(path):
     module, _, name = path.partition(":")
+    module = upgraded_module(module)
     if not module.startswith(_ALLOWED_PREFIXES):
         raise ValueError(f"refusing to rebuild {path}")
     cls = getattr(importlib.import_module(module), name)

@@ -7,7 +7,7 @@ system; what V5 derives from them (`V5Sheet.state`) is read here from `character
 
 from storyteller_dice.rules.errors import DiceError
 
-FRENZY = "frenzy"  # the Attribute (category "sheet") a failed frenzy test sets
+FRENZY = "frenzy"  # the sheet flag (typeclasses.characters.SHEET) a failed frenzy test sets
 
 
 def has_sheet(obj):

@@ -124,7 +124,8 @@ class LastRoll:
         try:
             module, _, name = data["class"].partition(":")
             module = MOVED.get(module, module)
-            if not module.startswith("commands."):
+            module = f"storyteller_dice.{module}" if module.startswith("commands.") else module
+            if not module.startswith("storyteller_dice.commands."):
                 return None
             found = getattr(importlib.import_module(module), name)
             if not (isinstance(found, type) and issubclass(found, LastRoll)):

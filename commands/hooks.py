@@ -1,0 +1,38 @@
+"""
+What a host game's start hooks call (server/conf/at_server_startstop.py; README: "Add to an
+existing game"). Evennia has no signal for a server start, so these are one line each there.
+
+- `at_server_init()`: build the configured dice system once (`DICE_SYSTEM` and its settings
+  such as `V5_BESTIAL_FAILURE`); an unknown key or a bad setting stops the start with a clear
+  message in the log; an unexpected error in any command is one line for the player from
+  here on, the traceback in the log (`typeclasses.player_errors`).
+- `at_server_start()`: pending dice state (challenges, teamwork, the +willpower window) is
+  kept in the database; the challenges that ran out while the server was down are expired,
+  the others get their timers back, connected players are told what is still pending, and
+  the notice on puppeting is connected before any session can puppet (the Character
+  typeclass never imports from `commands/`). Stored names that break the name rule
+  (typeclasses/names.py: made before it, or around it) are reported in the log, one line
+  each, and to staff at their next login; they are not renamed (see the rulings there).
+"""
+
+
+def at_server_init():
+    from ..typeclasses import player_errors
+    from ..typeclasses.system import check_configured_system
+
+    player_errors.install()
+    check_configured_system()
+
+
+def at_server_start():
+    from ..typeclasses.names import report_bad_names
+    from . import pending
+
+    pending.connect_puppet_hook()
+    pending.at_server_start()
+    try:
+        report_bad_names()
+    except Exception:  # noqa: BLE001 - a report must never stop the game from starting
+        from evennia.utils import logger
+
+        logger.log_trace("the stored-name report")
