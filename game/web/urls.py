@@ -26,7 +26,6 @@ urlpatterns = [
     path("webclient/", include("web.webclient.urls")),
     # web admin
     path("admin/", include("web.admin.urls")),
-    # the roll log (rolllog/urls.py)
     path("rolls/", include("storyteller_dice.rolllog.urls")),
     # add any extra urls here:
     # path("mypath/", include("path.to.my.urls.file")),

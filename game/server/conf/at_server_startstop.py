@@ -21,46 +21,20 @@ at_server_cold_stop()
 def at_server_init():
     """
     This is called first as the server is starting up, regardless of how.
-
-    The dice system (`DICE_SYSTEM`, and its settings such as `V5_BESTIAL_FAILURE`) is built
-    here once: an unknown key or a bad setting stops the start with a clear message in the log.
-    An unexpected error in a command is one line for the player from here on
-    (`server.conf.player_errors`).
     """
-    from server.conf import player_errors
-    from storyteller_dice.typeclasses.system import check_configured_system
+    from storyteller_dice.commands import hooks
 
-    player_errors.install()
-
-    check_configured_system()
+    hooks.at_server_init()
 
 
 def at_server_start():
     """
     This is called every time the server starts up, regardless of
     how it was shut down.
-
-    Pending dice state (challenges, teamwork, the +willpower window) is kept in the database;
-    here the challenges that ran out while the server was down are expired, the others get
-    their timers back, and connected players are told what is still pending for them. The
-    notice on puppeting (what is pending, what expired while away) is connected here too,
-    before any session can puppet: the Character typeclass never imports from `commands/`.
-
-    Stored names that break the name rule (typeclasses/names.py: made before it, or around
-    it) are reported in the log, one line each, and to staff at their next login; they are
-    not renamed (see the rulings there).
     """
-    from storyteller_dice.commands import pending
-    from storyteller_dice.typeclasses.names import report_bad_names
+    from storyteller_dice.commands import hooks
 
-    pending.connect_puppet_hook()
-    pending.at_server_start()
-    try:
-        report_bad_names()
-    except Exception:  # noqa: BLE001 - a report must never stop the game from starting
-        from evennia.utils import logger
-
-        logger.log_trace("the stored-name report")
+    hooks.at_server_start()
 
 
 def at_server_stop():

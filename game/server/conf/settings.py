@@ -1,8 +1,9 @@
 r"""
 Evennia settings for the Storyteller dice game.
 
-The game directory is `game/`; the game's code (`commands/`, `typeclasses/`, `rules/`)
-lives at the repository root, so the root is put on `sys.path` before anything else.
+The game directory is `game/`, a host game like any other: the dice system is the installed
+package `storyteller_dice` (`pip install -e .`, which scripts/setup.sh does), added with the
+lines of README.md's "Add to an existing game" (here and in game/commands/, game/typeclasses/).
 
 Environment variables (all optional):
 
@@ -15,12 +16,9 @@ Environment variables (all optional):
 """
 
 import os
-import sys
 
 _GAME_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _REPO_DIR = os.path.dirname(_GAME_DIR)
-if _REPO_DIR not in sys.path:
-    sys.path.insert(0, _REPO_DIR)
 
 # evennia.settings_default finds the game dir from the current directory (and chdirs
 # upwards while looking); import it from inside game/ and restore the cwd afterwards.
@@ -49,15 +47,17 @@ SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
 
-# The global input filter: control, escape and bidi characters never reach a command; screen
-# sizes are bounded and each session's commands take turns with everyone else's.
+# The dice system (README: "Add to an existing game"): the roll log app; the global input
+# filter (control, escape and bidi characters never reach a command; screen sizes bounded; each
+# session's commands take turns); no traceback reaches a player (one line with a reference, the
+# traceback in the log); a screen reader's text stripped once, on the Server; the client's
+# options bounded; the Dice help topics.
+INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
 SERVER_SESSION_CLASS = "storyteller_dice.typeclasses.serversession.ServerSession"
-# No traceback reaches a player: an untrapped command error is one line with a reference and
-# the traceback goes to the log (server.conf.player_errors, installed at server start).
-IN_GAME_ERRORS = False
-# A screen reader's text is stripped once, on the Server (server/conf/sessionhandler.py), so the
-# Portal never parses a player's escaped text a second time.
 SERVER_SESSION_HANDLER_CLASS = "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler"
+IN_GAME_ERRORS = False
+INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
+FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
@@ -98,9 +98,6 @@ V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
 # V5 teamwork: "seed" (helpers roll and add successes) or "core" (each helper with a dot in the
 # Skill adds +1 die; the leader rolls once). RULES.md §1.
 V5_TEAMWORK = os.environ.get("V5_TEAMWORK", "seed")
-
-# The roll log (rolllog/ at the repository root): every roll with its verification code.
-INSTALLED_APPS = INSTALLED_APPS + ["rolllog"]  # noqa: F405
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
