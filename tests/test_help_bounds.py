@@ -2,7 +2,7 @@
 What one `help` may cost is bounded (commands/help.py): a topic of at most 4 words and 60
 characters, `*` only as a prefix, Lunr's `~ ^ :` read as spaces, the indexes built once. Sixty
 lines of `help *e* *e* ...` (1,200 terms each) held another player's command for 83 s.
-And each session's commands take turns with everyone else's (server.conf.serversession).
+And each session's commands take turns with everyone else's (typeclasses.serversession).
 """
 
 import time

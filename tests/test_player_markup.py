@@ -1,7 +1,7 @@
 """
 Player text never becomes a link, a line or markup: the one tokenizer that tames a player's
 markup (`rules.display.colour_only`, used by speech and descriptions), what each client option
-makes of it (colour off, MXP, the web client, screen reader: `server.conf.sessionhandler`), and
+makes of it (colour off, MXP, the web client, screen reader: `typeclasses.sessionhandler`), and
 the speech commands and descriptions with exact output.
 """
 
