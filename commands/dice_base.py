@@ -268,8 +268,12 @@ def find_character(caller, name, room_only=False):
     Raises:
         DiceError: none, or more than one.
     """
-    from typeclasses.characters import Character
+    from django.conf import settings
 
+    # The host's Character typeclass (any class mixing in the sheet counts as a character).
+    from ..typeclasses.characters import DiceCharacterMixin as Character
+
+    host_character = settings.BASE_CHARACTER_TYPECLASS
     name = " ".join(name.split())
     if not name:
         raise DiceError("Name a character.")
@@ -284,11 +288,11 @@ def find_character(caller, name, room_only=False):
         candidates = ([obj for obj in here if obj.key.lower() == lowered]
                       or [obj for obj in here if obj.key.lower().startswith(lowered)])
         if not candidates:
-            candidates = caller.search(name, quiet=True, typeclass=Character)
+            candidates = caller.search(name, quiet=True, typeclass=host_character)
     elif room_only:
-        candidates = caller.search(name, quiet=True, typeclass=Character)
+        candidates = caller.search(name, quiet=True, typeclass=host_character)
     else:
-        candidates = caller.search(name, global_search=True, quiet=True, typeclass=Character)
+        candidates = caller.search(name, global_search=True, quiet=True, typeclass=host_character)
     candidates = [obj for obj in candidates if isinstance(obj, Character)]
     exact = [obj for obj in candidates if obj.key.lower() == name.lower()]
     if len(exact) == 1 or len(candidates) == 1:

@@ -214,9 +214,9 @@ def at_connect(character):
 
 def _on_puppet(sender, **kwargs):
     """Evennia's SIGNAL_OBJECT_POST_PUPPET: `sender` was just puppeted (after its at_post_puppet)."""
-    from typeclasses.characters import Character
+    from ..typeclasses.characters import DiceCharacterMixin
 
-    if not isinstance(sender, Character):
+    if not isinstance(sender, DiceCharacterMixin):
         return
     try:
         at_connect(sender)
