@@ -26,7 +26,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "game")]
+sys.path[:0] = [os.path.join(ROOT, "game"), ROOT]  # the host game's commands/ and typeclasses/ first
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.conf.test_settings")
 
 LIMIT_MS = 50.0

@@ -40,7 +40,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "game")]
+sys.path[:0] = [os.path.join(ROOT, "game"), ROOT]  # the host game's commands/ and typeclasses/ first
 
 BATCH = 10_000
 REPEATS = 7

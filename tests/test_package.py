@@ -137,7 +137,7 @@ class TestHostData(EvenniaCommandTest):
     def test_the_migration_moves_only_the_sheets_keys(self):
         from django.apps import apps
 
-        migration = importlib.import_module("storyteller_dice.rolllog.migrations.0009_sheet_category")
+        migration = importlib.import_module("storyteller_dice.rolllog.migrations.0010_sheet_category")
         self.char1.attributes.add("values", {"dexterity": 4}, category="sheet")
         self.char1.attributes.add("approved", True, category="sheet")
         self.char1.attributes.add("notes", "host data", category="sheet")

@@ -16,7 +16,7 @@ A game whose traits live elsewhere supplies them with `DICE_TRAIT_SOURCE` (`type
 
 **Ruling:** the category is "storyteller_dice", not a plain word like "sheet" that a host's
 own code may well use for its own data; sheets written under "sheet" by earlier versions are
-moved by the roll log's migration 0009 (only the keys this code writes).
+moved by the roll log's migration 0010 (only the keys this code writes).
 """
 
 import unicodedata

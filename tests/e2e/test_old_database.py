@@ -6,7 +6,7 @@ one whose pyproject.toml still said `packages = []` and whose code still importe
 `rules`) is exported with `git archive` and played first: two characters, a sheet set and
 approved, a public roll, a challenge left open. Then this checkout's game is started on the
 same database (after `evennia migrate`): the stored typeclass paths resolve, the sheet reads
-(values and approval, moved to the package's Attribute category by migration 0009), the old
+(values and approval, moved to the package's Attribute category by migration 0010), the old
 roll verifies, and the open challenge is answered.
 
 Built from history rather than kept as a database file: the challenge's five minutes run on

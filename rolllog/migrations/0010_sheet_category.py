@@ -33,7 +33,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("rolllog", "0008_listing_counts"),
+        ("rolllog", "0009_private_faces"),
         ("objects", "0013_defaultobject_alter_objectdb_id_defaultcharacter_and_more"),
         ("typeclasses", "0017_use_index_instead_of_index_together_in_tags"),
     ]
