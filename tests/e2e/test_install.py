@@ -102,7 +102,12 @@ def venv(tmp_path_factory):
     env.pop("VIRTUAL_ENV", None)
     run(uv, "venv", "-q", "-p", os.path.realpath(sys._base_executable), str(where), env=env)
     python = str(where / "bin" / "python")
-    run(uv, "pip", "install", "-q", "--python", python, str(REPO_DIR), env=env)
+    # From a copy: building writes build/ and *.egg-info next to the sources.
+    source = where.parent / "checkout"
+    shutil.copytree(REPO_DIR, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "mutants", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "build",
+        "dist", "*.egg-info", "logs", "*.db3", "vendor"))
+    run(uv, "pip", "install", "-q", "--python", python, str(source), env=env)
     return python
 
 
