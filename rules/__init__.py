@@ -33,9 +33,9 @@ def _one_module_per_rule():
 
     class Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         def find_spec(self, fullname, path=None, target_module=None):
-            if fullname.startswith("rules."):
+            if fullname.startswith("rules.") and importlib.util.find_spec(f"storyteller_dice.{fullname}"):
                 return importlib.util.spec_from_loader(fullname, self)
-            return None
+            return None  # no such rule: the usual ModuleNotFoundError, naming `rules.<name>`
 
         def create_module(self, spec):
             found = importlib.import_module(f"storyteller_dice.{spec.name}")
