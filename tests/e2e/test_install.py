@@ -240,8 +240,24 @@ def test_v5_in_a_stock_game(venv, hosts, clients):
         answered = bruno.command("+contest/answer 3", re.compile(r"=> .* wins"))
         assert f"[Contest] {anna.name} vs {bruno.name}" in answered
         host_untouched(anna)
+        assert rolls_page_status(server) == 302  # the roll log's pages are there: log in first
     finally:
         server.stop()
+
+
+def rolls_page_status(server):
+    """The status of GET /rolls/ (not following a redirect)."""
+    import urllib.error
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        return urllib.request.build_opener(NoRedirect).open(f"{server.web_url}/rolls/", timeout=20).status
+    except urllib.error.HTTPError as err:
+        return err.code
 
 
 def test_v20_in_a_stock_game(venv, hosts, clients):
