@@ -17,12 +17,14 @@ import importlib
 from .engine import System, check_system
 from .errors import DiceError
 
+# Named from this package (`storyteller_dice.rules`, or `rules` where it is imported as that):
+# the systems are always this package's own modules.
 SYSTEMS = {
-    "v5": "storyteller_dice.rules.v5_system:SYSTEM",
-    "v20": "storyteller_dice.rules.v20_system:SYSTEM",
-    "seyruun": "storyteller_dice.rules.seyruun_system:SYSTEM",
-    "whalefall": "storyteller_dice.rules.whalefall_system:SYSTEM",
-    "dicecheck": "storyteller_dice.rules.dicecheck_system:SYSTEM",
+    "v5": f"{__package__}.v5_system:SYSTEM",
+    "v20": f"{__package__}.v20_system:SYSTEM",
+    "seyruun": f"{__package__}.seyruun_system:SYSTEM",
+    "whalefall": f"{__package__}.whalefall_system:SYSTEM",
+    "dicecheck": f"{__package__}.dicecheck_system:SYSTEM",
 }
 DEFAULT_SYSTEM = "v5"
 
