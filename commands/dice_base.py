@@ -146,7 +146,7 @@ def is_staff(obj):
 
 
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
-from typeclasses.objects import distinct  # noqa: E402
+from storyteller_dice.typeclasses.audience import distinct  # noqa: E402
 from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 

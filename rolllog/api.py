@@ -72,7 +72,7 @@ from django.db.models import Q
 
 from storyteller_dice.rules.display import append_code
 from storyteller_dice.rules.engine import RollView
-from typeclasses.objects import distinct
+from storyteller_dice.typeclasses.audience import distinct
 
 from . import codes, legacy, listing
 from .counting import insert_rows

@@ -75,15 +75,17 @@ def test_the_contract_names_are_the_packages_modules():
 
 
 def test_public_names():
-    from storyteller_dice.commands import DiceAccountCmdSet, DiceCmdSet, HelpCmdSet, SpeechCmdSet, hooks
+    from storyteller_dice.commands import (BuildingCmdSet, DiceAccountCmdSet, DiceCmdSet, DiceUnloggedinCmdSet,
+                                           HelpCmdSet, SpeechCmdSet, hooks)
     from storyteller_dice.rolllog.apps import RollLogConfig
-    from storyteller_dice.typeclasses import DiceAccountMixin, DiceChannelMixin, DiceCharacterMixin
+    from storyteller_dice.typeclasses import DiceAccountMixin, DiceChannelMixin, DiceCharacterMixin, DiceObjectMixin
 
     assert callable(hooks.at_server_init) and callable(hooks.at_server_start)
     assert (RollLogConfig.name, RollLogConfig.label) == ("storyteller_dice.rolllog", "rolllog")
     assert importlib.import_module("storyteller_dice.rolllog.urls").app_name == "rolllog"
-    assert all(isinstance(cls, type) for cls in (DiceCmdSet, SpeechCmdSet, HelpCmdSet, DiceAccountCmdSet,
-                                                 DiceCharacterMixin, DiceAccountMixin, DiceChannelMixin))
+    assert all(isinstance(cls, type) for cls in (DiceCmdSet, SpeechCmdSet, BuildingCmdSet, HelpCmdSet,
+                                                 DiceAccountCmdSet, DiceUnloggedinCmdSet, DiceCharacterMixin,
+                                                 DiceAccountMixin, DiceChannelMixin, DiceObjectMixin))
 
 
 @pytest.mark.parametrize("file", sorted({edit[0] for edit in host_edits.readme_edits()} - {"server/conf/settings.py"}))
@@ -104,7 +106,7 @@ def test_game_settings_have_the_readme_lines():
                     assert line.strip() in settings_text
 
 
-@pytest.mark.parametrize("name", ["typeclasses/objects.py", "typeclasses/rooms.py", "typeclasses/exits.py",
+@pytest.mark.parametrize("name", ["typeclasses/rooms.py", "typeclasses/exits.py",
                                   "typeclasses/scripts.py", "typeclasses/__init__.py", "commands/command.py",
                                   "commands/__init__.py", "world/help_entries.py"])
 def test_game_keeps_the_other_stock_files(name):

@@ -3,7 +3,9 @@ The package's typeclass parts, mixed into a host game's own typeclasses:
 
 - `DiceCharacterMixin` (`typeclasses.characters`): the character sheet;
 - `DiceAccountMixin` (`typeclasses.accounts`): +nospoof on pages;
-- `DiceChannelMixin` (`typeclasses.channels`): channel messages follow the speech rules.
+- `DiceChannelMixin` (`typeclasses.channels`): channel messages follow the speech rules;
+- `DiceObjectMixin` (`typeclasses.names`): every object's name shown as text (the host's
+  `ObjectParent`).
 
 They are loaded on first use (`from storyteller_dice.typeclasses import DiceCharacterMixin`),
 so importing this package needs no Django set-up.
@@ -13,6 +15,7 @@ _PUBLIC = {
     "DiceCharacterMixin": "characters",
     "DiceAccountMixin": "accounts",
     "DiceChannelMixin": "channels",
+    "DiceObjectMixin": "names",
 }
 
 

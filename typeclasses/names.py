@@ -42,7 +42,7 @@ player and the roll log's history alike; staff rename it with `@name` after talk
 import re
 import unicodedata
 
-from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.display import escape, without_control
 
 NAME_MAX = 30
 OBJECT_NAME_MAX = 80
@@ -269,3 +269,24 @@ def staff_notice(account):
         f"|w[Staff]|n {len(found)} stored name(s) break the name rule (see the server log): "
         f"{listed}{more}. Rename them with @name."
     )
+
+
+class DiceObjectMixin:
+    """
+    What a game's own `ObjectParent` mixes in (`class ObjectParent(DiceObjectMixin):`), so that
+    every object's name is shown as text: Evennia's stock lines ("has entered the game",
+    "arrives to ... from ...", "is leaving ...", the `Characters:` and `Exits:` lines of `look`,
+    `$You()`) all print `get_display_name`, so a name that holds markup, an escape sequence or
+    a line break shows as the characters it is made of, on one line.
+    """
+
+    def get_display_name(self, looker=None, **kwargs):
+        return shown_name(self)
+
+    def __str__(self):
+        # `str(obj)` is what Evennia's log lines print ("Character Created: ..."): a control
+        # character in a stored name must not split or colour a line of the server log.
+        return without_control(super().__str__())
+
+    def __repr__(self):
+        return without_control(super().__repr__())

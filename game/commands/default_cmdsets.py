@@ -16,7 +16,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 from storyteller_dice.commands import (
-    DiceAccountCmdSet, DiceCmdSet, DiceUnloggedinCmdSet, HelpCmdSet, SpeechCmdSet,
+    BuildingCmdSet, DiceAccountCmdSet, DiceCmdSet, DiceUnloggedinCmdSet, HelpCmdSet, SpeechCmdSet,
 )
 
 
@@ -36,6 +36,7 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         super().at_cmdset_creation()
         self.add(DiceCmdSet)
         self.add(SpeechCmdSet)
+        self.add(BuildingCmdSet)
         self.add(HelpCmdSet)
         #
         # any commands you add below will overload the default ones.

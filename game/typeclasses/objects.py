@@ -9,30 +9,10 @@ with a location in the game world (like Characters, Rooms, Exits).
 """
 
 from evennia.objects.objects import DefaultObject
-
-from storyteller_dice.rules.display import without_control
-
-from .names import shown_name
+from storyteller_dice.typeclasses import DiceObjectMixin
 
 
-def distinct(objects):
-    """
-    `objects` once each, in order, without None, told apart by database id: `in` on a list of
-    typeclassed objects compares each pair through their `__eq__`, which in a full room (a
-    roll's audience, its receivers on the record) is quadratic and costs more than the roll.
-    """
-    seen, out = set(), []
-    for obj in objects:
-        if obj is None:
-            continue
-        mark = getattr(obj, "id", None) or ("object", id(obj))
-        if mark not in seen:
-            seen.add(mark)
-            out.append(obj)
-    return out
-
-
-class ObjectParent:
+class ObjectParent(DiceObjectMixin):
     """
     This is a mixin that can be used to override *all* entities inheriting at
     some distance from DefaultObject (Objects, Exits, Characters and Rooms).
@@ -41,23 +21,7 @@ class ObjectParent:
     of the derived classes has itself defined that same hook already, that will
     take precedence.
 
-    Every object's name is shown as text (typeclasses/names.py): Evennia's stock lines ("has
-    entered the game", "arrives to ... from ...", "is leaving ...", the `Characters:` and
-    `Exits:` lines of `look`, `$You()`) all print `get_display_name`, so a name that holds
-    markup, an escape sequence or a line break shows as the characters it is made of, on
-    one line.
     """
-
-    def get_display_name(self, looker=None, **kwargs):
-        return shown_name(self)
-
-    def __str__(self):
-        # `str(obj)` is what Evennia's log lines print ("Character Created: ..."): a control
-        # character in a stored name must not split or colour a line of the server log.
-        return without_control(super().__str__())
-
-    def __repr__(self):
-        return without_control(super().__repr__())
 
 
 class Object(ObjectParent, DefaultObject):

@@ -20,9 +20,6 @@ def start_plugin_services(portal):
     This hook is called by Evennia, last in the Portal startup process.
 
     portal - a reference to the main portal application.
-
-    The AMP link to the other process is made safe from chunking first
-    (`typeclasses.amp_framing`); the AMP service exists but is not started yet.
     """
     from storyteller_dice.typeclasses import amp_framing
 
