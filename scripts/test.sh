@@ -2,7 +2,8 @@
 # Run the tests (sets the project up first).
 #
 #   scripts/test.sh                  everything: unit tests, then end-to-end tests (which start
-#                                    a real server on spare ports with a throwaway database)
+#                                    a real server on spare ports with a throwaway database),
+#                                    in two processes (TEST_WORKERS=N to change; 0: one)
 #   scripts/test.sh -m "not e2e"     the quick run (the same as plain `.venv/bin/pytest`)
 #   scripts/test.sh -m e2e           only the end-to-end tests
 #   scripts/test.sh tests/test_x.py -k name -x ...   any pytest arguments
@@ -39,4 +40,9 @@ ensure_chromium() {
 ensure_chromium
 # ---------------------------------------------------------------------------------------------
 
+# Everything (no arguments): in TEST_WORKERS processes (default 2; 0 runs in this process),
+# the end-to-end tests kept in one of them (tests/conftest.py); with arguments, as given.
+if [ "$#" -eq 0 ]; then
+    set -- -n "${TEST_WORKERS:-2}" --dist loadgroup
+fi
 exec "$REPO_DIR/.venv/bin/python" -m pytest -m "e2e or not e2e" "$@"

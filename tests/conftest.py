@@ -32,5 +32,13 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run end-to-end tests last (quick feedback first; their server starts only then)."""
+    """
+    Run end-to-end tests last (quick feedback first; their server starts only then). In a
+    parallel run (pytest-xdist, `--dist loadgroup`: scripts/test.sh) they are one group, so one
+    worker runs them one server at a time while the other takes the quick tests: two real
+    servers at once on a 2-core machine would make their timings the test of the machine.
+    """
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    for item in items:
+        if item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.xdist_group("e2e"))
