@@ -213,8 +213,16 @@ class Wing:
         """
         return result, None, lambda width: []
 
+    def keep(self, cmd, request, result, record, receivers):
+        """
+        State kept with the roll (remember it for a later command), written in the roll's own
+        transaction, once it is stored and before it is shown: one commit for both.
+        `receivers.entry` is the stored entry. Only database writes here, nothing sent: the
+        transaction may be tried again (a clash of codes).
+        """
+
     def rolled(self, cmd, request, result, record, receivers):
-        """After the roll was stored and shown (remember it for a later command, ...)."""
+        """After the roll was stored and shown (pay for it, tell someone more, ...)."""
 
     def sheet_flags(self, character):
         """The flags `Sheet.layout` shows (a frozenset of str)."""
@@ -438,7 +446,7 @@ class Announced(list):
     text = ""
 
 
-def announce(caller, text, private=False, shared_with=(), record=None):
+def announce(caller, text, private=False, shared_with=(), record=None, keep=None):
     """
     Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
@@ -459,6 +467,9 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     the roll this one changes: a willpower reroll, a contest answer). Full list:
     `rolllog.api`. It is stored before anyone is told, and the text gets the entry's
     verification code at the end of its last line (`[code ABCD2345]`).
+
+    `keep` (callable receivers -> None, optional): state kept with a recorded roll (the
+    receivers' `entry` and `code` already set), written in the roll's own transaction.
     """
     location = caller.location
     if private or not location:
@@ -473,9 +484,13 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     if record is not None:
         from rolllog import api as rolllog_api
 
-        entry = rolllog_api.store_roll(caller, record, private=private or not location,
-                                       receivers=receivers, shared_with=shared_with, text=stored)
-        receivers.entry, receivers.code = entry, entry.code
+        def kept(entry):
+            receivers.entry, receivers.code = entry, entry.code
+            if keep is not None:
+                keep(receivers)
+
+        entry = rolllog_api.store_roll(caller, record, private=private or not location, receivers=receivers,
+                                       shared_with=shared_with, text=stored, keep=kept)
         if render is not None:
             from rules.display import append_code
 

@@ -233,7 +233,7 @@ def _save_with_code(entry, text, receivers=()):
 # ------------------------------------------------------------------------------ storing
 
 
-def store_roll(caller, record, private=False, receivers=(), shared_with=(), text="", room=None):
+def store_roll(caller, record, private=False, receivers=(), shared_with=(), text="", room=None, keep=None):
     """
     Store a roll (or a later change to one) and return the saved `RollEntry`.
 
@@ -249,6 +249,9 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         text (str): what is shown (colour markup allowed, player text already escaped);
             stored with the code appended, exactly as `announce` then sends it.
         room: where it happened (default: the caller's location).
+        keep (callable, optional): entry -> None, state kept with the roll (e.g. the
+            +willpower window), written in the entry's own transaction: one commit for both,
+            and never the state of a roll that was not stored.
     """
     record = dict(record or {})
     subject = record.get("subject")
@@ -294,10 +297,10 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         details=details,
         **fields,
     )
-    return _store(entry, text, listeners)
+    return _store(entry, text, listeners, keep)
 
 
-def _store(entry, text, listeners):
+def _store(entry, text, listeners, keep=None):
     """
     Save a new entry with its code, its receivers and every count kept of it, in one
     transaction and a fixed number of statements whatever the audience (a roll seen by 50
@@ -317,6 +320,8 @@ def _store(entry, text, listeners):
         _count_day(entry)
         _count_reach(entry, shown)
         _count_faces(entry)
+        if keep is not None:
+            keep(entry)
 
     return _with_fresh_code(entry, text, write)
 

@@ -126,7 +126,8 @@ After any roll, +willpower rerolls up to three regular dice and
         before, after = system.view(result, request), system.view(rerolled, request)
         return rerolled, result, lambda width: [format_reroll(before, after, "Willpower", width=width, detail="failures")]
 
-    def rolled(self, cmd, request, result, record, receivers):
+    def keep(self, cmd, request, result, record, receivers):
+        """The +willpower window, in the roll's own commit."""
         from .willpower import LastRoll, audience, remember_roll
 
         given = request.target_given
