@@ -388,11 +388,16 @@ def send(receivers, text, from_obj=None):
     Returns:
         list: the receivers, once each, in order.
     """
+    from server.conf.amp_batch import batched
+
     told = distinct(receivers)
     if callable(text) and not isinstance(text, PerWidth):
         text = PerWidth(text)
-    for obj in told:
-        obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
+    # Each receiver's `msg()` and its hooks run as before; what they send is held, and the
+    # sessions sent the same go to the Portal as one message (a full room at one width: one).
+    with batched():
+        for obj in told:
+            obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
     return told
 
 
