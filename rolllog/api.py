@@ -75,7 +75,7 @@ from rules.engine import RollView
 from typeclasses.objects import distinct
 
 from . import codes, legacy, listing
-from .counting import insert_rows
+from .counting import insert_object, insert_rows
 from .models import RollEntry, RollFace
 
 MAX_CODE_TRIES = 20
@@ -307,15 +307,16 @@ def _store(entry, text, listeners, keep=None):
     costs what a roll seen by one does): the entry, its receivers (one insert), then each
     count in one statement of its own (`_count_day`, `_count_reach`, `_count_faces`).
 
-    The entry and its receivers are inserted in bulk, around `save()` and the many-to-many
-    `set()` (a select, an insert and a signal per call): so the model signals that count
+    The entry (`counting.insert_object`) and its receivers (in bulk) are inserted around
+    `save()` and the many-to-many `set()` (a select, an insert and a signal per call), and
+    `keep` (state kept with the roll) is written last: so the model signals that count
     saved entries (`rolllog.models`) do not run, and the counts they keep are made here, the
     same rows a rebuild would give (`rolllog.listing.rebuild`). A code clash undoes it all and
     is tried again (`_with_fresh_code`).
     """
 
     def write(entry):
-        RollEntry.objects.bulk_create([entry])
+        insert_object(entry)
         shown = _insert_receivers(entry, listeners)
         _count_day(entry)
         _count_reach(entry, shown)
