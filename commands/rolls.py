@@ -202,7 +202,8 @@ class CmdRoll(DiceCommand):
         }
         if initial is not None:
             record["initial"] = system.view(initial, request)
-        def keep(receivers):
+
+        def keep(receivers):  # the wing's state kept with the roll, in the roll's own commit
             wing.keep(self, request, result, record, receivers)
 
         receivers = announce(caller, render, private=private, shared_with=shared, record=record, keep=keep)
