@@ -90,10 +90,10 @@ def timed(world, repeats, cmdclass, args, before=None):
 def main():
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 21
     set_up()
-    from commands.v5.contest import CmdContest
-    from commands.odds import CmdOdds
-    from commands.rolls import CmdCheck, CmdRoll
-    from commands.v5.willpower import CmdWillpower
+    from storyteller_dice.commands.v5.contest import CmdContest
+    from storyteller_dice.commands.odds import CmdOdds
+    from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+    from storyteller_dice.commands.v5.willpower import CmdWillpower
     from rules import v5_odds
 
     world = make_world()
@@ -202,12 +202,12 @@ def scene_sheets(people, system):
 
 def scene_cases(world, people):
     """(label, system, command class, args, caller, set-up before each run, untimed) of a scene."""
-    from commands.rolls import CmdCheck, CmdRoll
-    from commands.seyruun.contest import CmdResist
-    from commands.speech import CmdSay
-    from commands.v5.contest import CmdContest
-    from commands.v5.hunger import CmdRouse
-    from commands.v5.teamwork import CmdTeamwork
+    from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+    from storyteller_dice.commands.seyruun.contest import CmdResist
+    from storyteller_dice.commands.speech import CmdSay
+    from storyteller_dice.commands.v5.contest import CmdContest
+    from storyteller_dice.commands.v5.hunger import CmdRouse
+    from storyteller_dice.commands.v5.teamwork import CmdTeamwork
 
     roller, other = people[0], people[-1]
 
@@ -243,7 +243,7 @@ def scene_cases(world, people):
 
 
 def _leads(character):
-    from commands.v5.teamwork import load_team
+    from storyteller_dice.commands.v5.teamwork import load_team
 
     return load_team(character) is not None
 

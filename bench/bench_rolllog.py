@@ -76,7 +76,7 @@ def setup_django(args):
 
 def code_of(number):
     """A unique verification code for row `number` (a bijection of 31**8: no clashes to retry)."""
-    from rolllog.codes import ALPHABET, LENGTH
+    from storyteller_dice.rolllog.codes import ALPHABET, LENGTH
 
     value = (number * 614_889_782_588_491 + 1_234_567) % len(ALPHABET) ** LENGTH
     chars = []
@@ -166,8 +166,8 @@ def fill(rows, seed=14):
     from evennia.accounts.models import AccountDB
     from evennia.objects.models import ObjectDB
 
-    from rolllog.fairness import add_to_tally, face_rows
-    from rolllog.models import RollEntry, RollFace
+    from storyteller_dice.rolllog.fairness import add_to_tally, face_rows
+    from storyteller_dice.rolllog.models import RollEntry, RollFace
 
     rng = random.Random(seed)
     started = time.perf_counter()
@@ -255,7 +255,7 @@ def fill(rows, seed=14):
     filled = time.perf_counter() - started
     # The inserts went around save(), which keeps the lists' counts: count them as migration
     # 0008 counts an existing log (the tally was kept batch by batch, as store_roll keeps it).
-    from rolllog import listing
+    from storyteller_dice.rolllog import listing
 
     listing.rebuild()
     counted = time.perf_counter() - started - filled
@@ -293,9 +293,9 @@ def main():
     from django.test import Client
     from evennia.objects.models import ObjectDB
 
-    from commands import rolllog as cmd_rolllog
-    from rolllog import api, display, fairness
-    from rolllog.models import RollEntry
+    from storyteller_dice.commands import rolllog as cmd_rolllog
+    from storyteller_dice.rolllog import api, display, fairness
+    from storyteller_dice.rolllog.models import RollEntry
 
     call_command("migrate", verbosity=0)
     from evennia.accounts.models import AccountDB
@@ -379,7 +379,7 @@ def main():
     from django.utils import timezone
 
     since = timezone.now() - datetime.timedelta(days=30)  # the last 30 days: 1/12 of the log
-    from commands.fairness import format_report, report_tests, scope_text
+    from storyteller_dice.commands.fairness import format_report, report_tests, scope_text
 
     def dice_fairness(character, days, viewer=None):
         """What +dice/fairness runs (as `viewer`; None: staff): the counts, the tests, the report's text."""

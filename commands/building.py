@@ -15,7 +15,7 @@ from evennia.commands.default.building import CmdDig as _StockDig
 from evennia.commands.default.building import CmdName as _StockName
 from evennia.commands.default.building import CmdOpen as _StockOpen
 
-from typeclasses.names import kind_of, kind_of_typeclass, name_problem
+from storyteller_dice.typeclasses.names import kind_of, kind_of_typeclass, name_problem
 
 
 RULE_HELP = """

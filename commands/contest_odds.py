@@ -9,8 +9,8 @@ otherwise; it is open to staff, and to a player only for their own characters (t
 account). Their sheet is never shown, but a few +odds/contest calls would reveal their dots.
 """
 
-from rules.display import escape, shares, visible_len, wrap
-from rules.errors import DiceError
+from storyteller_dice.rules.display import escape, shares, visible_len, wrap
+from storyteller_dice.rules.errors import DiceError
 
 from .dice_base import find_character, refusal_text
 from .odds import percent
@@ -21,7 +21,7 @@ NOT_YOURS = ("Only staff may read another player's character for contest odds; "
 
 def may_read(caller, character):
     """Staff, or the caller's own character (the same account): `typeclasses.access`."""
-    from typeclasses import access
+    from storyteller_dice.typeclasses import access
 
     return access.may_use(caller, character)
 

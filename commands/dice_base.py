@@ -13,11 +13,11 @@ import re
 
 from evennia.commands.default.muxcommand import MuxCommand
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
-from rules.display import escape as _escape
-from rules.display import without_control
-from rules.display import MIN_WIDTH, fit_width, reported_number
+from storyteller_dice.rules.display import escape as _escape
+from storyteller_dice.rules.display import without_control
+from storyteller_dice.rules.display import MIN_WIDTH, fit_width, reported_number
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -81,7 +81,7 @@ class DiceCommand(MuxCommand):
 
     def refuse(self, message):
         """What was wrong, then the usage on a line of its own (`rules.display.format_refusal`)."""
-        from rules.display import format_refusal
+        from storyteller_dice.rules.display import format_refusal
 
         self.msg(format_refusal(message, self.usage or "", width=width_of(self.caller)))
 
@@ -144,7 +144,7 @@ def is_staff(obj):
 
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
 from typeclasses.objects import distinct  # noqa: E402
-from typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
+from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- wings
@@ -331,7 +331,7 @@ def tell_not_shown(caller, characters):
     (nothing when everyone named was shown it)."""
     if not characters:
         return
-    from rules.display import wrap
+    from storyteller_dice.rules.display import wrap
 
     names = [_escape(obj.key) for obj in characters]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -388,7 +388,7 @@ def send(receivers, text, from_obj=None):
     Returns:
         list: the receivers, once each, in order.
     """
-    from server.conf.amp_batch import batched
+    from storyteller_dice.typeclasses.amp_batch import batched
 
     told = distinct(receivers)
     if callable(text) and not isinstance(text, PerWidth):
@@ -487,7 +487,7 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
     render = text if callable(text) else None
     stored = render(DEFAULT_WIDTH) if render else text
     if record is not None:
-        from rolllog import api as rolllog_api
+        from storyteller_dice.rolllog import api as rolllog_api
 
         def kept(entry):
             receivers.entry, receivers.code = entry, entry.code
@@ -497,7 +497,7 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
         entry = rolllog_api.store_roll(caller, record, private=private or not location, receivers=receivers,
                                        shared_with=shared_with, text=stored, keep=kept)
         if render is not None:
-            from rules.display import append_code
+            from storyteller_dice.rules.display import append_code
 
             code = entry.code
             # The stored text is the roll drawn at 80 columns with its code: an 80-column
@@ -523,7 +523,7 @@ def record_action(actor, subject, kind, description, **kwargs):
     `command`, `private` (default True: the actor, the subject and staff may see it),
     `receivers`, `room`, `parent`, `details`, `text` (see `rolllog.api.record_action`).
     """
-    from rolllog import api as rolllog_api
+    from storyteller_dice.rolllog import api as rolllog_api
 
     return rolllog_api.record_action(actor, subject, kind, description, **kwargs)
 

@@ -21,7 +21,7 @@ record keeps group labels as shown, so under V5 Hunger dice and regular dice are
 
 from datetime import timedelta
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from .dice_base import DiceCommand, find_character, is_staff, whole_number, width_of
 
@@ -44,7 +44,7 @@ def split_days(text):
 
 def allowed_ids(viewer):
     """None when the viewer may see anyone (staff), else the ids of their own characters."""
-    from rolllog import api
+    from storyteller_dice.rolllog import api
 
     if is_staff(viewer) or api.is_staff(viewer):
         return None
@@ -58,8 +58,8 @@ def report_tests(character=None, days=None, now=None, shown_to=None):
     """
     from django.utils import timezone
 
-    from rolllog.fairness import face_counts
-    from rules.fairness import fairness_report
+    from storyteller_dice.rolllog.fairness import face_counts
+    from storyteller_dice.rules.fairness import fairness_report
 
     since = None
     if days is not None:
@@ -74,8 +74,8 @@ def scope_text(name, days):
 
 def format_report(tests, scope, width=80):
     """The report as one text, every line within `width` (Evennia markup; `scope` escaped)."""
-    from rules.display import wrap
-    from rules.fairness import text_chart
+    from storyteller_dice.rules.display import wrap
+    from storyteller_dice.rules.fairness import text_chart
 
     lines = [f"|wDice fairness|n: {scope}"]
     if not tests:
@@ -128,7 +128,7 @@ class CmdDice(DiceCommand):
     switch_options = ("fairness",)
 
     def run(self):
-        from rules.display import escape
+        from storyteller_dice.rules.display import escape
 
         if "fairness" not in self.switches:
             raise DiceError("Say what to check: +dice/fairness.")
@@ -143,7 +143,7 @@ class CmdDice(DiceCommand):
         self.msg(format_report(tests, scope_text(shown, days), width=width_of(caller)))
 
     def find(self, name):
-        from rules.display import escape
+        from storyteller_dice.rules.display import escape
 
         allowed = allowed_ids(self.caller)
         refusal = f"You may check your own characters or the whole game, not '{escape(name, 40)}'."

@@ -22,7 +22,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 
 # The tagging and the stored preference live below the commands (the typeclasses apply them);
 # their names are importable from here too.
-from typeclasses.nospoof import (  # noqa: F401
+from storyteller_dice.typeclasses.nospoof import (  # noqa: F401
     NOSPOOF_ATTRIBUTE,
     NOSPOOF_CATEGORY,
     SPEECH_TYPES,

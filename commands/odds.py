@@ -68,7 +68,7 @@ class CmdOdds(DiceCommand):
         return "\n\n".join(parts)
 
     def run(self):
-        from rules.display import format_odds
+        from storyteller_dice.rules.display import format_odds
 
         caller = self.caller
         system = self.system = dice_system()

@@ -1,8 +1,8 @@
 """
 `option`: Evennia's, with a screen size held to its bounds before it is set, so the line the
 player reads names the size the game uses (20-250 columns, 10-200 lines;
-`server.conf.inputfilter.SIZE_BOUNDS`). The session's flags bound it anyway
-(`server.conf.serversession.BoundedFlags`); without this the player read "changed to
+`typeclasses.inputfilter.SIZE_BOUNDS`). The session's flags bound it anyway
+(`typeclasses.serversession.BoundedFlags`); without this the player read "changed to
 3000000" for a width of 250.
 """
 
@@ -15,7 +15,7 @@ class CmdOption(default_cmds.CmdOption):
     __doc__ = default_cmds.CmdOption.__doc__
 
     def func(self):
-        from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+        from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
 
         name = (self.lhs or "").strip().upper()
         if self.rhs and name in SIZE_BOUNDS:

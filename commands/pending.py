@@ -29,7 +29,7 @@ as nothing), not deleted.
 import dataclasses
 import importlib
 
-from typeclasses.stored import replace_value
+from storyteller_dice.typeclasses.stored import replace_value
 
 PENDING = "dice_pending"
 NOTICES = "notices"

@@ -11,7 +11,7 @@ client's screen goes through Evennia's pager (`evennia.utils.evmore`).
 
 from evennia.utils import evmore
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from . import dice_base
 from .dice_base import DiceCommand, find_character, is_staff, whole_number
@@ -62,7 +62,7 @@ def verify_roll(caller, code):
     +roll/verify <code>: the stored roll, or "There is no such roll." both when the code does
     not exist and when the caller may not see it (so codes cannot be probed).
     """
-    from rolllog import api, display
+    from storyteller_dice.rolllog import api, display
 
     code = (code or "").strip()
     if not code:
@@ -108,7 +108,7 @@ class CmdRolls(DiceCommand):
     usage = "+rolls[/mine][/private][/here] [<character>][=<page>]"
 
     def run(self):
-        from rolllog import api, display
+        from storyteller_dice.rolllog import api, display
 
         caller = self.caller
         staff = is_staff(caller)

@@ -7,9 +7,9 @@ What a system adds beyond that (V5's `/willpower` ending and extended rolls) com
 wing (`commands.dice_base.Wing`), so a new system needs no edit here.
 """
 
-from rules.errors import DiceError
-from rules.pools import Pool
-from rules.randomness import get_rng
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import Pool
+from storyteller_dice.rules.randomness import get_rng
 
 from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
                         split_comment, split_connected)
@@ -180,7 +180,7 @@ class CmdRoll(DiceCommand):
         name, verb = caller.key, self.verb
 
         def render(width):
-            from rules.display import format_roll
+            from storyteller_dice.rules.display import format_roll
 
             lines = [format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
             lines.extend(extra(width))

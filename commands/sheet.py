@@ -8,19 +8,19 @@ the sheet. Some traits are staff's only (`Sheet.staff_only`: V5's Hunger moves t
 checks and feeding).
 """
 
-from rules.engine import Sheet
-from rules.errors import DiceError
-from rules.pools import match_name
+from storyteller_dice.rules.engine import Sheet
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import match_name
 
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
-from rules.display import escape
-from typeclasses import access
+from storyteller_dice.rules.display import escape
+from storyteller_dice.typeclasses import access
 
 
 def render_sheet(character, width=80):
     """The sheet as text that fits the client's width."""
-    from rules.display import format_sheet
+    from storyteller_dice.rules.display import format_sheet
 
     system = dice_system()
     status = "approved" if character.approved else "not approved"

@@ -31,8 +31,8 @@ from evennia.utils import create
 
 # The text rules live below the commands (the typeclasses use them too); imported here under
 # their old names for the commands below and for code that imports them from this module.
-from typeclasses.names import shown_name
-from typeclasses.speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text  # noqa: F401
+from storyteller_dice.typeclasses.names import shown_name
+from storyteller_dice.typeclasses.speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text  # noqa: F401
 
 
 def _name(obj, looker):

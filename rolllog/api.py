@@ -70,8 +70,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from rules.display import append_code
-from rules.engine import RollView
+from storyteller_dice.rules.display import append_code
+from storyteller_dice.rules.engine import RollView
 from typeclasses.objects import distinct
 
 from . import codes, legacy, listing
@@ -107,7 +107,7 @@ def with_code(text, code):
 
 def is_staff(obj):
     """Builder or above: a character (through its account when puppeted) or an account."""
-    from typeclasses.access import is_staff
+    from storyteller_dice.typeclasses.access import is_staff
 
     return is_staff(obj)
 

@@ -13,7 +13,7 @@ Every line fits `width` visible columns (80 by default: what the record is kept 
 - `+roll/verify`: the stored entry in full, every line wrapped with a hanging indent.
 """
 
-from rules.display import escape, without_control, wrap
+from storyteller_dice.rules.display import escape, without_control, wrap
 
 from . import api
 

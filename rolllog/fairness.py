@@ -54,7 +54,7 @@ few rows more than the public report, however large the game.
 import datetime
 from collections import Counter
 
-from rules.engine import REROLLED
+from storyteller_dice.rules.engine import REROLLED
 
 from .counting import add_counts, connection_for, empty
 

@@ -143,7 +143,7 @@ class RollEntry(models.Model):
     @property
     def roll_view(self):
         """The stored view as a `rules.engine.RollView` (None for a staff action)."""
-        from rules.engine import RollView
+        from storyteller_dice.rules.engine import RollView
 
         return RollView.from_dict(self.view) if self.view else None
 

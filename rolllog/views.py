@@ -156,8 +156,8 @@ def _fairness_days(typed):
     day count that is not a whole number from 1 to MAX_FAIRNESS_DAYS is refused and the page
     shows every roll kept, as with no days, rather than a period nobody asked for.
     """
-    from rules.engine import read_whole
-    from rules.errors import DiceError
+    from storyteller_dice.rules.engine import read_whole
+    from storyteller_dice.rules.errors import DiceError
 
     typed = typed.strip()
     if not typed:
@@ -178,7 +178,7 @@ def fairness(request):
 
     from django.utils import timezone
 
-    from rules.fairness import fairness_report, svg_chart
+    from storyteller_dice.rules.fairness import fairness_report, svg_chart
 
     from .fairness import face_counts
 
@@ -213,7 +213,7 @@ MAX_TYPED = 100  # of any odds field, before it is read (a pool is at most 80 ch
 
 def _odds_fields(inputs, typed):
     """The system's odds inputs as the template draws them, each showing what was typed (or its default)."""
-    from rules.engine import CHOICE, FLAG, TEXT, choice_key
+    from storyteller_dice.rules.engine import CHOICE, FLAG, TEXT, choice_key
 
     fields = []
     for item in inputs:
@@ -244,11 +244,11 @@ def odds(request):
     Nothing is computed until a pool is typed. A refused input (a Hunger of 9, a pool or a
     target the rules refuse) is said on the page, in the rules' words; no odds are shown then.
     """
-    from typeclasses.system import dice_system
-    from rules.charts import odds_svg
-    from rules.display import breakdown_line, odds_figures, strip_markup
-    from rules.engine import read_odds_inputs
-    from rules.errors import DiceError
+    from storyteller_dice.typeclasses.system import dice_system
+    from storyteller_dice.rules.charts import odds_svg
+    from storyteller_dice.rules.display import breakdown_line, odds_figures, strip_markup
+    from storyteller_dice.rules.engine import read_odds_inputs
+    from storyteller_dice.rules.errors import DiceError
 
     system = dice_system()
     inputs = system.odds_inputs

@@ -18,11 +18,11 @@ from .engine import System, check_system
 from .errors import DiceError
 
 SYSTEMS = {
-    "v5": "rules.v5_system:SYSTEM",
-    "v20": "rules.v20_system:SYSTEM",
-    "seyruun": "rules.seyruun_system:SYSTEM",
-    "whalefall": "rules.whalefall_system:SYSTEM",
-    "dicecheck": "rules.dicecheck_system:SYSTEM",
+    "v5": "storyteller_dice.rules.v5_system:SYSTEM",
+    "v20": "storyteller_dice.rules.v20_system:SYSTEM",
+    "seyruun": "storyteller_dice.rules.seyruun_system:SYSTEM",
+    "whalefall": "storyteller_dice.rules.whalefall_system:SYSTEM",
+    "dicecheck": "storyteller_dice.rules.dicecheck_system:SYSTEM",
 }
 DEFAULT_SYSTEM = "v5"
 

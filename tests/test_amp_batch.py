@@ -11,7 +11,7 @@ import pytest
 from twisted.internet.defer import Deferred
 
 from evennia.server.portal import amp as evennia_amp
-from server.conf import amp_batch
+from storyteller_dice.typeclasses import amp_batch
 
 
 class Session:
@@ -155,7 +155,7 @@ def test_the_portal_knows_the_command_once_installed():
 
 def test_the_session_handler_holds_each_sessions_cleaned_message(link):
     """Evennia's per-session cleaning still runs: a screen reader's session gets its own text."""
-    from server.conf.sessionhandler import ServerSessionHandler, screenreader_text
+    from storyteller_dice.typeclasses.sessionhandler import ServerSessionHandler, screenreader_text
 
     handler = ServerSessionHandler()
     plain, reader = Session(1), Session(2, SCREENREADER=True)

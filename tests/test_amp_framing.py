@@ -9,7 +9,7 @@ from twisted.internet.testing import StringTransport
 from twisted.protocols.amp import AmpBox
 
 from evennia.server.portal import amp as evennia_amp
-from server.conf import amp_framing
+from storyteller_dice.typeclasses import amp_framing
 
 
 class RecordingProtocol(evennia_amp.AMPMultiConnectionProtocol):

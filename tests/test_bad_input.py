@@ -33,7 +33,7 @@ BOGUS_SWITCHES = ["/nosuch", "/private/nosuch", "/ext/stat"]
 
 
 def commands():
-    from commands.default_cmdsets import DiceCmdSet  # needs Evennia initialised
+    from storyteller_dice.commands.default_cmdsets import DiceCmdSet  # needs Evennia initialised
 
     cmdset = DiceCmdSet()
     cmdset.at_cmdset_creation()
@@ -47,7 +47,7 @@ class BadInputTest(EvenniaCommandTest):
         self.char2.set_trait("hunger", 2)
 
     def snapshot(self):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         state = {}
         for char in (self.char1, self.char2):

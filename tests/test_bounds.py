@@ -41,7 +41,7 @@ def test_the_fairness_chart_is_never_wider_than_the_bound():
 
 
 def _session():
-    from server.conf.serversession import ServerSession
+    from storyteller_dice.typeclasses.serversession import ServerSession
 
     session = ServerSession()
     session.sessionhandler = MagicMock()
@@ -105,7 +105,7 @@ def test_flags_travel_and_are_saved_as_a_plain_dict():
     ("abc", 80), ("1e30", 80), (None, 80), ([1, 2], 80), (0, 80),
 ])
 def test_client_options_bounds_the_width_and_ignores_garbage(sent, width):
-    from server.conf import inputfuncs
+    from storyteller_dice.typeclasses import inputfuncs
 
     session = _session()
     session.protocol_flags["SCREENWIDTH"] = {0: 80}
@@ -118,7 +118,7 @@ def test_client_options_bounds_the_width_and_ignores_garbage(sent, width):
 
 
 def test_client_options_with_only_garbage_sends_nothing_back():
-    from server.conf import inputfuncs
+    from storyteller_dice.typeclasses import inputfuncs
 
     session = _session()
     session.msg = MagicMock()
@@ -130,7 +130,7 @@ def test_client_options_with_only_garbage_sends_nothing_back():
 def test_the_game_uses_our_client_options():
     from evennia.server.sessionhandler import _INPUT_FUNCS
 
-    from server.conf import inputfuncs
+    from storyteller_dice.typeclasses import inputfuncs
 
     for name in ("client_options", "hello", "supports_set"):  # and GMCP's Core.Hello, Core.Supports.Set
         assert _INPUT_FUNCS[name] is inputfuncs.client_options, name
@@ -148,14 +148,14 @@ class TestWideClient(EvenniaCommandTest):
         """Even flags that were never bounded (a session of another class) give 20-250."""
         from types import SimpleNamespace
 
-        from commands.dice_base import width_of
+        from storyteller_dice.commands.dice_base import width_of
 
         for reported, used in ((3_000_000, 250), (10**30, 250), ("abc", 80), (10, 80), (132, 132)):
             player = SimpleNamespace(sessions=[SimpleNamespace(protocol_flags={"SCREENWIDTH": {0: reported}})])
             self.assertEqual(width_of(player), used, reported)
 
     def test_the_sessions_in_play_are_bounded(self):
-        from commands.dice_base import width_of
+        from storyteller_dice.commands.dice_base import width_of
 
         self.screen(3_000_000)
         self.assertEqual(width_of(self.char1), 250)
@@ -163,8 +163,8 @@ class TestWideClient(EvenniaCommandTest):
         self.assertEqual(width_of(self.char1), 250)
 
     def test_fairness_report_at_a_huge_width_is_the_250_column_report(self):
-        from commands.fairness import CmdDice
-        from commands.rolls import CmdCheck
+        from storyteller_dice.commands.fairness import CmdDice
+        from storyteller_dice.commands.rolls import CmdCheck
         from rules.randomness import seeded
 
         with seeded(3):
@@ -233,7 +233,7 @@ class TestOptionCommand(EvenniaCommandTest):
     def option(self, args):
         from unittest.mock import patch
 
-        from commands.options import CmdOption
+        from storyteller_dice.commands.options import CmdOption
 
         with patch.object(type(self.session.sessionhandler), "session_portal_sync"):  # no Portal here
             return self.call(CmdOption(), args, caller=self.account)
@@ -253,7 +253,7 @@ class TestOptionCommand(EvenniaCommandTest):
 
     def test_the_account_has_it(self):
         from commands.default_cmdsets import AccountCmdSet
-        from commands.options import CmdOption
+        from storyteller_dice.commands.options import CmdOption
 
         self.assertTrue(any(isinstance(cmd, CmdOption) for cmd in AccountCmdSet().commands))
 
@@ -262,7 +262,7 @@ class TestWebclientOptions(EvenniaCommandTest):
     def test_what_the_web_client_keeps_is_bounded(self):
         from unittest.mock import patch
 
-        from server.conf import inputfuncs
+        from storyteller_dice.typeclasses import inputfuncs
 
         session = MagicMock(account=self.account, sessid=1)
         inputfuncs.webclient_options(session, HotButtons=["+roll 3"] * 10, cmdid=4)
@@ -274,6 +274,6 @@ class TestWebclientOptions(EvenniaCommandTest):
         self.assertIn("were not kept", warn.call_args.args[0])
 
     def test_before_login_it_is_ignored(self):
-        from server.conf import inputfuncs
+        from storyteller_dice.typeclasses import inputfuncs
 
         inputfuncs.webclient_options(MagicMock(account=None), gagprompt=False)  # no traceback

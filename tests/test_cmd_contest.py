@@ -2,8 +2,8 @@
 
 from unittest import mock
 
-from commands.v5 import contest as contest_module
-from commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
+from storyteller_dice.commands.v5 import contest as contest_module
+from storyteller_dice.commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
 
 from .table_helpers import TableTest
 
@@ -91,7 +91,7 @@ class TestChallenge(TableTest):
     def setUp(self):
         super().setUp()
         # Both players are at their keyboards here (notices for absent players: test_pending_state).
-        patcher = mock.patch("commands.pending.connected", return_value=True)
+        patcher = mock.patch("storyteller_dice.commands.pending.connected", return_value=True)
         patcher.start()
         self.addCleanup(patcher.stop)
 

@@ -5,8 +5,8 @@ from fractions import Fraction
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds, percent
-from commands.v5.contest_odds import format_contest
+from storyteller_dice.commands.odds import CmdOdds, percent
+from storyteller_dice.commands.v5.contest_odds import format_contest
 from rules.display import shares
 from rules.v5_contest_odds import contest_odds
 from rules.v5_system import SYSTEM

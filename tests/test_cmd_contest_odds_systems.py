@@ -15,7 +15,7 @@ from evennia.utils import create
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
+from storyteller_dice.commands.odds import CmdOdds
 from rules import dicecheck_contest_odds, seyruun_contest_odds, v20_contest_odds
 from rules.display import visible_len
 from rules.seyruun_system import SYSTEM as SEYRUUN_SYSTEM
@@ -140,7 +140,7 @@ class TestV20(ContestOddsTest):
     def test_help_and_width(self):
         help_text = CmdOdds().get_help(self.char1, None)
         self.assertIn("+odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]", help_text)
-        from commands.v20.contest_odds import contest_sides, format_odds
+        from storyteller_dice.commands.v20.contest_odds import contest_sides, format_odds
 
         class Cmd:
             caller, args, switches = self.char1, "dex+brawl vs 6 = Char2: dex+athletics vs 7", ["contest"]
@@ -256,7 +256,7 @@ class TestSeyruun(ContestOddsTest):
     def test_help_and_width(self):
         help_text = CmdOdds().get_help(self.char1, None)
         self.assertIn("+odds/contest <your pool> vs <their pool>[=<character>]", help_text)
-        from commands.seyruun.contest_odds import contest_sides, format_odds
+        from storyteller_dice.commands.seyruun.contest_odds import contest_sides, format_odds
 
         class Cmd:
             caller, args, switches = self.char1, "dex+stealth/willpower vs 14+2", ["contest"]

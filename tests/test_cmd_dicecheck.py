@@ -9,9 +9,9 @@ from fractions import Fraction
 
 from django.test import override_settings
 
-from commands.odds import CmdOdds
-from commands.rolls import CmdCheck, CmdRoll
-from rolllog.models import RollEntry
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.rolllog.models import RollEntry
 from rules import dicecheck
 from rules.engine import RollRequest
 
@@ -182,7 +182,7 @@ class TestFocus(DiceCheckTest):
     """The shared +stat speaks of a Focus, the system's own word, and reads `focus` too."""
 
     def test_focus_is_added_and_removed_in_its_own_word(self):
-        from commands.sheet import CmdStat
+        from storyteller_dice.commands.sheet import CmdStat
 
         self.char1.set_trait("swords", 2)
         self.call(CmdStat(), "focus swords=Cut", "Added the Focus Cut to your Swords.")
@@ -194,7 +194,7 @@ class TestFocus(DiceCheckTest):
         self.call(CmdStat(), "focus =Cut", "Name the Skill: +stat focus <skill>=<focus>.")
 
     def test_stat_help_names_the_focus(self):
-        from commands.sheet import CmdStat
+        from storyteller_dice.commands.sheet import CmdStat
 
         self.assertIn("A Specialty is called a Focus here: +stat focus <skill>=<focus>.",
                       CmdStat().get_help(self.char1, None))
@@ -230,14 +230,14 @@ class TestOdds(DiceCheckTest):
 
 class TestWing(DiceCheckTest):
     def test_the_wing_is_found_and_has_no_commands_of_its_own(self):
-        from commands.dice_base import dice_wing
-        from commands.dicecheck.wing import WING
+        from storyteller_dice.commands.dice_base import dice_wing
+        from storyteller_dice.commands.dicecheck.wing import WING
 
         self.assertIs(dice_wing(), WING)
         self.assertIsNone(WING.cmdset)
 
     def test_a_request_without_a_target_goes_on_unchanged(self):
-        from commands.dicecheck.wing import WING
+        from storyteller_dice.commands.dicecheck.wing import WING
         from rules.dicecheck_system import SYSTEM
 
         request = SYSTEM.parse("12d(6+):3")
@@ -339,8 +339,8 @@ class TestOtherCharactersSheets(DiceCheckTest):
                              f"or roll the check for them to answer.")
 
     def test_a_check_waits_five_minutes_and_one_at_a_time(self):
-        from commands import pending
-        from commands.dicecheck import challenge
+        from storyteller_dice.commands import pending
+        from storyteller_dice.commands.dicecheck import challenge
 
         self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
         carl = self.make_character("Carl")
@@ -369,7 +369,7 @@ class TestOtherCharactersSheets(DiceCheckTest):
         self.assertEqual(self.told, [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])
 
     def test_wounds_dealt_while_away_are_read_on_connecting(self):
-        from commands import pending
+        from storyteller_dice.commands import pending
 
         self.disconnect(self.char2)
         self.do(CmdRoll, "/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])

@@ -1,7 +1,7 @@
 """+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
 
-from commands.rolls import CmdCheck, CmdRoll
-from commands.v5.willpower import CmdWillpower
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
 

@@ -7,10 +7,10 @@ from evennia.utils import create
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.fairness import CmdDice, format_report, scope_text
-from commands.rolls import CmdRoll
-from rolllog import api
-from rolllog.fairness import face_counts
+from storyteller_dice.commands.fairness import CmdDice, format_report, scope_text
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.rolllog import api
+from storyteller_dice.rolllog.fairness import face_counts
 from rules.engine import Roller
 from rules.fairness import fairness_report, tally, text_chart
 from rules.randomness import seeded

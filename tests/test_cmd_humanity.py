@@ -2,8 +2,8 @@
 
 from unittest import mock
 
-from commands.sheet import CmdSheet
-from commands.v5.humanity import CmdFrenzy, CmdRemorse
+from storyteller_dice.commands.sheet import CmdSheet
+from storyteller_dice.commands.v5.humanity import CmdFrenzy, CmdRemorse
 
 from .table_helpers import TableTest
 

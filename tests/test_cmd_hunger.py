@@ -2,8 +2,8 @@
 
 from unittest import mock
 
-from commands.v5.hunger import CmdHunger, CmdRouse
-from rolllog import api as rolllog_api
+from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
+from storyteller_dice.rolllog import api as rolllog_api
 
 from .table_helpers import TableTest
 

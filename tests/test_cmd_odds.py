@@ -4,8 +4,8 @@ from itertools import product
 
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds, percent
-from commands.v5.willpower import last_roll
+from storyteller_dice.commands.odds import CmdOdds, percent
+from storyteller_dice.commands.v5.willpower import last_roll
 from rules import v5
 
 
@@ -72,7 +72,7 @@ class TestOdds(EvenniaCommandTest):
 
 class TestRerollOdds(EvenniaCommandTest):
     def test_each_strategy_before_committing(self):
-        from commands.rolls import CmdRoll
+        from storyteller_dice.commands.rolls import CmdRoll
         from rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("dexterity", 3)
@@ -90,8 +90,8 @@ class TestRerollOdds(EvenniaCommandTest):
         )
 
     def test_best_is_keep_when_every_reroll_loses_the_sure_win(self):
-        from commands.rolls import CmdRoll
-        from commands.v5.willpower import CmdWillpower
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.commands.v5.willpower import CmdWillpower
         from rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
@@ -104,8 +104,8 @@ class TestRerollOdds(EvenniaCommandTest):
         self.call(CmdWillpower(), "best", "No reroll raises the chance to win")
 
     def test_best_never_offers_fewer_successes_than_the_roll_has(self):
-        from commands.rolls import CmdRoll
-        from commands.v5.willpower import CmdWillpower
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.commands.v5.willpower import CmdWillpower
         from rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
@@ -117,8 +117,8 @@ class TestRerollOdds(EvenniaCommandTest):
         self.call(CmdWillpower(), "best", "No reroll raises the chance to win")
 
     def test_best_is_the_reroll_willpower_best_makes(self):
-        from commands.rolls import CmdRoll
-        from commands.v5.willpower import CmdWillpower
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.commands.v5.willpower import CmdWillpower
         from rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
@@ -137,10 +137,10 @@ class TestRerollOdds(EvenniaCommandTest):
     def test_not_for_a_roll_too_old_to_reroll(self):
         from unittest import mock
 
-        from commands.rolls import CmdRoll
+        from storyteller_dice.commands.rolls import CmdRoll
         from rules.randomness import FixedFaces, seeded
 
         with seeded(FixedFaces([1])):
             self.call(CmdRoll(), "1 vs 1")
-        with mock.patch("commands.v5.willpower.time.time", return_value=last_roll(self.char1).time + 601):
+        with mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=last_roll(self.char1).time + 601):
             self.call(CmdOdds(), "/reroll", "Your last roll was more than 10 minutes ago")

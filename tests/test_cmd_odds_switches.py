@@ -8,10 +8,10 @@ from django.test import override_settings
 from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
+from storyteller_dice.commands.odds import CmdOdds
 from rules.display import format_odds
 from tests.test_engine_contract import sent
-from typeclasses.system import dice_system
+from storyteller_dice.typeclasses.system import dice_system
 
 
 def plain(markup):

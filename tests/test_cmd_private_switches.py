@@ -7,8 +7,8 @@ from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.rolls import CmdRoll
-from rolllog.models import RollEntry
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.rolllog.models import RollEntry
 from rules.randomness import FixedFaces, seeded
 
 from .table_helpers import Connected

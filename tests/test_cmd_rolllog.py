@@ -8,10 +8,10 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.table_helpers import Connected
 
-from commands.dice_base import record_action
-from commands.rolllog import CmdRolls
-from commands.rolls import CmdCheck, CmdRoll
-from rolllog.models import RollEntry
+from storyteller_dice.commands.dice_base import record_action
+from storyteller_dice.commands.rolllog import CmdRolls
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.rolllog.models import RollEntry
 from rules.randomness import FixedFaces, seeded
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
@@ -270,7 +270,7 @@ class TestEightyColumns(CommandLogBase):
             self.assertIn(f"[code {code}]", shown)
 
     def test_a_narrow_client_gets_narrower_lines(self):
-        from commands import rolllog as cmd_rolllog
+        from storyteller_dice.commands import rolllog as cmd_rolllog
 
         self.roll("dex vs 2 # " + "word " * 30, [6, 7, 10])
         with mock.patch.object(cmd_rolllog, "screen_width", return_value=50):
@@ -278,7 +278,7 @@ class TestEightyColumns(CommandLogBase):
         self.assertTrue(all(visible(line) <= 50 for line in listing.splitlines()), listing)
 
     def test_a_long_list_goes_through_the_pager(self):
-        from commands import rolllog as cmd_rolllog
+        from storyteller_dice.commands import rolllog as cmd_rolllog
 
         for _ in range(3):
             self.roll("1", [6], cmd=CmdCheck)
@@ -295,7 +295,7 @@ class TestContestEntry(CommandLogBase):
     """A contest on the log: each side apart, the verdict as the room saw it (not reversed)."""
 
     def store(self):
-        from commands.dice_base import announce
+        from storyteller_dice.commands.dice_base import announce
         from rules import v5_contest
         from rules.pools import build_pool
 
@@ -328,7 +328,7 @@ class TestContestEntry(CommandLogBase):
         self.assertIn("=> Char wins by 1 (5 to 4).", out)
 
     def test_without_stored_text_each_side_is_shown_apart(self):
-        from rolllog import display
+        from storyteller_dice.rolllog import display
 
         entry = self.store()
         entry.text = ""

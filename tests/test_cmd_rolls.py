@@ -2,7 +2,7 @@
 
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from rules.randomness import FixedFaces, seeded
 
 
@@ -69,7 +69,7 @@ class TestRoll(RollTestBase):
         )
 
     def test_control_characters_never_reach_the_room_or_the_log(self):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         self.char1.set_trait("hunger", 0)
         self.roll("dex vs 1 # in\x00to\x1b[31m the\rdark", [6, 2, 3],

@@ -4,13 +4,13 @@ from django.test import override_settings
 
 from tests.table_helpers import TableTest
 
-from commands.rolls import CmdCheck, CmdRoll
-from commands.seyruun.common import LAST_ROLL, REROLL_REQUEST, load_state
-from commands.seyruun.contest import CmdContest, CmdResist
-from commands.seyruun.reroll import CmdReroll
-from commands.seyruun.teamwork import CmdTeamwork
-from commands.sheet import CmdStat
-from rolllog.models import RollEntry
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.seyruun.common import LAST_ROLL, REROLL_REQUEST, load_state
+from storyteller_dice.commands.seyruun.contest import CmdContest, CmdResist
+from storyteller_dice.commands.seyruun.reroll import CmdReroll
+from storyteller_dice.commands.seyruun.teamwork import CmdTeamwork
+from storyteller_dice.commands.sheet import CmdStat
+from storyteller_dice.rolllog.models import RollEntry
 from rules import seyruun_system
 from rules.seyruun_system import SeyruunPool
 
@@ -152,7 +152,7 @@ class TestTeamwork(SeyruunTest):
         self.refused(CmdTeamwork, "int vs 1=Char",
                      "Char has not joined your team roll: they join with +teamwork/join Char2.", caller=self.char2)
         self.assertFalse(RollEntry.objects.exists())
-        from commands import pending
+        from storyteller_dice.commands import pending
 
         self.call(CmdTeamwork(), "/join Char2", "You join Char2's next team roll (+teamwork/leave to take it back).")
         # Char2 is not connected here: told on connecting.

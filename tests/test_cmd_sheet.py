@@ -2,7 +2,7 @@
 
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.sheet import CmdApprove, CmdSheet, CmdStat
+from storyteller_dice.commands.sheet import CmdApprove, CmdSheet, CmdStat
 
 
 class TestStat(EvenniaCommandTest):
@@ -45,7 +45,7 @@ class TestStat(EvenniaCommandTest):
         self.assertEqual(self.char2.specialties, {})
 
     def test_the_changed_character_is_told_now_or_on_connecting(self):
-        from commands import pending
+        from storyteller_dice.commands import pending
 
         self.char2.set_trait("brawl", 2)
         self.call(CmdStat(), "Char2/spec brawl=Grappling", "Added the Specialty Grappling to Char2's Brawl.")
@@ -86,7 +86,7 @@ class TestSheet(EvenniaCommandTest):
 
 class TestStatAudit(EvenniaCommandTest):
     def test_staff_changes_to_others_and_hunger_changes_are_logged(self):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         self.call(CmdStat(), "dex=3", "Your Dexterity is now 3", caller=self.char2)
         self.assertEqual(RollEntry.objects.count(), 0)  # a player building their own sheet

@@ -12,9 +12,9 @@ from django.test import override_settings
 from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
-from commands.rolls import CmdCheck, CmdRoll
-from commands.sheet import CmdSheet, CmdStat
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.sheet import CmdSheet, CmdStat
 from rules.randomness import FixedFaces, seeded
 from tests.test_engine_contract import sent
 
@@ -181,7 +181,7 @@ def plain(markup):
 
 class TestUnderEachSystem(EvenniaCommandTest):
     def play(self, key):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         with override_settings(DICE_SYSTEM=key):
             for command, typed, faces, expected in PLAYS[key]:
@@ -223,7 +223,7 @@ class TestUnderEachSystem(EvenniaCommandTest):
         self.play("dicecheck")
 
     def test_whalefall_partial_failure_asks_the_gm(self):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         with override_settings(DICE_SYSTEM="whalefall"):
             with seeded(FixedFaces([1, 2, 3, 5])):
@@ -250,7 +250,7 @@ class TestUnknownSystem(EvenniaCommandTest):
         self.assertEqual(str(raised.exception), self.MESSAGE)
 
     def test_the_check_names_the_key_and_the_choices(self):
-        from commands.dice_base import check_configured_system
+        from storyteller_dice.commands.dice_base import check_configured_system
 
         with override_settings(DICE_SYSTEM="nonsense"):
             with self.assertRaises(ImproperlyConfigured) as raised:

@@ -1,6 +1,6 @@
 """+teamwork: open, join, roll, cancel, status and refusals."""
 
-from commands.v5.teamwork import CmdTeamwork, Team, load_team
+from storyteller_dice.commands.v5.teamwork import CmdTeamwork, Team, load_team
 
 from .table_helpers import TableTest
 

@@ -8,13 +8,13 @@ char1 ("Anna") is staff (Developer), char2 ("Char2") a plain player; both in roo
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.rolls import CmdCheck, CmdRoll
-from commands.sheet import CmdSheet
-from commands.v20 import character as v20_character
-from commands.v20.contest import CmdContest
-from commands.v20.health import CmdDamage, CmdHeal
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.sheet import CmdSheet
+from storyteller_dice.commands.v20 import character as v20_character
+from storyteller_dice.commands.v20.contest import CmdContest
+from storyteller_dice.commands.v20.health import CmdDamage, CmdHeal
 from rules.randomness import FixedFaces, seeded
-from rolllog.models import RollEntry
+from storyteller_dice.rolllog.models import RollEntry
 
 
 @override_settings(DICE_SYSTEM="v20")
@@ -278,9 +278,9 @@ class TestExtendedAndContest(V20Test):
 
 class TestWingAndHelp(V20Test):
     def test_the_wing_is_found_and_its_help_is_on_roll(self):
-        from commands.dice_base import dice_wing
-        from commands.v20.cmdset import V20CmdSet
-        from commands.v20.wing import WING
+        from storyteller_dice.commands.dice_base import dice_wing
+        from storyteller_dice.commands.v20.cmdset import V20CmdSet
+        from storyteller_dice.commands.v20.wing import WING
 
         self.assertIs(dice_wing(), WING)
         self.assertIs(WING.cmdset, V20CmdSet)

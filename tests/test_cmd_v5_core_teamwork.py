@@ -6,8 +6,8 @@ rolls once, and may reroll that roll with +willpower. The seed reading (default)
 
 from django.test import override_settings
 
-from commands.v5.teamwork import CmdTeamwork, load_team
-from commands.v5.willpower import CmdWillpower
+from storyteller_dice.commands.v5.teamwork import CmdTeamwork, load_team
+from storyteller_dice.commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
 

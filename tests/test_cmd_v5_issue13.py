@@ -3,13 +3,13 @@ ending, Willpower refusals, Stains beyond the empty boxes (Impaired), frenzy's s
 
 from django.test import override_settings
 
-from commands.odds import CmdOdds
-from commands.rolls import CmdRoll
-from commands.sheet import CmdStat
-from commands.v5.humanity import CmdFrenzy
-from commands.v5.hunger import CmdRouse
-from commands.v5.willpower import CmdWillpower
-from commands.dice_base import dice_system
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.commands.sheet import CmdStat
+from storyteller_dice.commands.v5.humanity import CmdFrenzy
+from storyteller_dice.commands.v5.hunger import CmdRouse
+from storyteller_dice.commands.v5.willpower import CmdWillpower
+from storyteller_dice.commands.dice_base import dice_system
 from rules.errors import DiceError
 
 from .table_helpers import TableTest

@@ -7,12 +7,12 @@ Char (char1) is staff; Char2 (char2) a plain player; both in room1 and connected
 
 from django.test import override_settings
 
-from commands.odds import CmdOdds
-from commands.rolllog import verify_roll
-from commands.rolls import CmdCheck, CmdRoll
-from commands.whalefall.partial import CmdPartial
-from commands.whalefall.wing import WING
-from rolllog.models import RollEntry
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolllog import verify_roll
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.whalefall.partial import CmdPartial
+from storyteller_dice.commands.whalefall.wing import WING
+from storyteller_dice.rolllog.models import RollEntry
 
 from .table_helpers import Connected, TableTest
 
@@ -240,8 +240,8 @@ class TestPartial(WhalefallTest):
 
 class TestWing(WhalefallTest):
     def test_the_wing_is_found_and_brings_partial(self):
-        from commands.dice_base import dice_wing
-        from commands.whalefall.cmdset import WhalefallCmdSet
+        from storyteller_dice.commands.dice_base import dice_wing
+        from storyteller_dice.commands.whalefall.cmdset import WhalefallCmdSet
 
         self.assertIs(dice_wing(), WING)
         self.assertIs(WING.cmdset, WhalefallCmdSet)
@@ -249,7 +249,7 @@ class TestWing(WhalefallTest):
         self.assertEqual(keys, {"+partial"})
 
     def test_the_shared_hook_changes_nothing_by_default(self):
-        from commands.dice_base import Wing
+        from storyteller_dice.commands.dice_base import Wing
         from rules.whalefall_system import SYSTEM
 
         request = SYSTEM.parse("4 vs (5,2)", numbers_only=True)

@@ -1,11 +1,11 @@
 """+willpower: rerolling the last roll (plain, private, contest, teamwork), strategies and refusals."""
 
-from commands.v5.contest import CmdContest
-from commands.v5.humanity import CmdFrenzy, CmdRemorse
-from commands.v5.hunger import CmdRouse
-from commands.rolls import CmdRoll
-from commands.v5.teamwork import CmdTeamwork
-from commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
+from storyteller_dice.commands.v5.contest import CmdContest
+from storyteller_dice.commands.v5.humanity import CmdFrenzy, CmdRemorse
+from storyteller_dice.commands.v5.hunger import CmdRouse
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.commands.v5.teamwork import CmdTeamwork
+from storyteller_dice.commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll, remember_roll
 
 from evennia.utils import create
 
@@ -163,7 +163,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def test_both_sides_of_a_challenge_may_reroll_once(self):
         from unittest import mock
 
-        from commands.v5 import contest as contest_module
+        from storyteller_dice.commands.v5 import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])
@@ -180,7 +180,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def challenge_answered(self, faces):
         from unittest import mock
 
-        from commands.v5 import contest as contest_module
+        from storyteller_dice.commands.v5 import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])

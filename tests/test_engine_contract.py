@@ -17,9 +17,9 @@ from django.test import override_settings
 from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
-from commands.rolls import CmdCheck, CmdRoll
-from commands.sheet import CmdStat
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.sheet import CmdStat
 from rules import systems
 from rules.display import append_code, format_odds, format_roll
 from rules.engine import OddsView, RollRequest, RollView, System
@@ -77,7 +77,7 @@ def test_every_registered_system_has_a_typical_request():
 @pytest.mark.django_db
 class TestContract(EvenniaCommandTest):
     def play(self, key, seed):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         cmd, typed, by_stat, direct = TYPICAL[key]
         with override_settings(DICE_SYSTEM=key):
@@ -168,7 +168,7 @@ class TestContract(EvenniaCommandTest):
 
     def test_stored_text_is_what_the_room_saw_when_the_outcome_wraps(self):
         # the outcome wraps onto a hanging line, the code after it: stored exactly as it was sent
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
         from rules.randomness import FixedFaces
 
         with override_settings(DICE_SYSTEM="v5"):

@@ -11,10 +11,10 @@ import random
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.fairness import CmdDice
-from commands.rolls import CmdRoll
-from rolllog import api, fairness
-from rolllog.models import FaceTally, Participant, RollEntry, RollFace
+from storyteller_dice.commands.fairness import CmdDice
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.rolllog import api, fairness
+from storyteller_dice.rolllog.models import FaceTally, Participant, RollEntry, RollFace
 from rules.fairness import tally
 from rules.randomness import seeded
 

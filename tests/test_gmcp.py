@@ -95,7 +95,7 @@ def test_evennia_names_it_char_vitals():
 
 
 def test_reads_gmcp():
-    from typeclasses.characters import reads_gmcp
+    from storyteller_dice.typeclasses.characters import reads_gmcp
 
     def session(key, client=""):
         return SimpleNamespace(protocol_key=key, protocol_flags={"CLIENTNAME": client})

@@ -2,7 +2,7 @@
 What one `help` may cost is bounded (commands/help.py): a topic of at most 4 words and 60
 characters, `*` only as a prefix, Lunr's `~ ^ :` read as spaces, the indexes built once. Sixty
 lines of `help *e* *e* ...` (1,200 terms each) held another player's command for 83 s.
-And each session's commands take turns with everyone else's (server.conf.serversession).
+And each session's commands take turns with everyone else's (typeclasses.serversession).
 """
 
 import time
@@ -14,7 +14,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 def _help_module():
     # imported late: Evennia's help module needs Evennia set up (the test database's fixture)
-    from commands import help
+    from storyteller_dice.commands import help
 
     return help
 
@@ -46,7 +46,7 @@ def test_bounded_topic(typed, topic):
 class TestHelpBounds(EvenniaCommandTest):
     def help(self, topic):
         from commands.default_cmdsets import CharacterCmdSet
-        from commands.help import CmdHelp
+        from storyteller_dice.commands.help import CmdHelp
 
         return self.call(CmdHelp(), topic, cmdset=CharacterCmdSet())
 
@@ -82,7 +82,7 @@ class TestHelpBounds(EvenniaCommandTest):
 
 
 def _session(ran):
-    from server.conf.serversession import ServerSession
+    from storyteller_dice.typeclasses.serversession import ServerSession
 
     session = ServerSession()
     session.sessionhandler = MagicMock()
@@ -122,7 +122,7 @@ def test_input_a_command_injects_runs_at_once():
 def test_too_many_waiting_lines_get_the_rate_warning():
     from django.conf import settings
 
-    from server.conf.serversession import MAX_WAITING
+    from storyteller_dice.typeclasses.serversession import MAX_WAITING
 
     ran = []
     session = _session(ran)
@@ -139,7 +139,7 @@ def test_too_many_waiting_lines_get_the_rate_warning():
 class TestHelpOnHelp(EvenniaCommandTest):
     def test_help_help_says_the_bounds(self):
         from commands.default_cmdsets import CharacterCmdSet
-        from commands.help import CmdHelp
+        from storyteller_dice.commands.help import CmdHelp
 
         out = self.call(CmdHelp(), "help", cmdset=CharacterCmdSet())
         self.assertIn("A topic is at most 4 words and 60 characters. A * at the end of a word\n"

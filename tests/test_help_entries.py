@@ -21,7 +21,7 @@ from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 from evennia.utils.utils import dedent
 
-from world.help_entries import HELP_ENTRY_DICTS
+from storyteller_dice.commands.help_entries import HELP_ENTRY_DICTS
 
 PAGE = max(4, settings.CLIENT_DEFAULT_HEIGHT - 4)  # what evmore.EvMore pages at
 WIDTH = settings.CLIENT_DEFAULT_WIDTH
@@ -74,7 +74,7 @@ class TestHelpCommand(EvenniaCommandTest):
 
     def help(self, topic):
         from commands.default_cmdsets import CharacterCmdSet
-        from commands.help import CmdHelp
+        from storyteller_dice.commands.help import CmdHelp
 
         output = self.call(CmdHelp(), topic, cmdset=CharacterCmdSet())
         # `call` strips the text; help starts with a rule of dashes, then the title.

@@ -21,8 +21,8 @@ from django.test import override_settings
 from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.dice_base import HELP_CATEGORY
-from world.help_entries import HELP_ENTRY_DICTS
+from storyteller_dice.commands.dice_base import HELP_CATEGORY
+from storyteller_dice.commands.help_entries import HELP_ENTRY_DICTS
 
 SYSTEMS = ("v5", "v20", "seyruun", "whalefall", "dicecheck")
 PAGE = max(4, settings.CLIENT_DEFAULT_HEIGHT - 4)  # what evmore.EvMore pages at
@@ -43,7 +43,7 @@ class HelpPages(EvenniaCommandTest):
     """`help <topic>` as a puppeted character, under one DICE_SYSTEM."""
 
     def help(self, topic, cmdset):
-        from commands.help import CmdHelp
+        from storyteller_dice.commands.help import CmdHelp
 
         self.char1.ndb._more = None
         output = self.call(CmdHelp(), topic, cmdset=cmdset)
@@ -66,7 +66,7 @@ class HelpPages(EvenniaCommandTest):
             commands = dice_commands(cmdset)
             # The shared commands are there under every system, and the wing's own where it has one.
             assert {"+roll", "+check", "+odds", "+sheet", "+stat", "+approve", "+rolls"} <= set(commands)
-            from commands.dice_base import dice_wing
+            from storyteller_dice.commands.dice_base import dice_wing
 
             wing_cmdset = dice_wing().cmdset
             if wing_cmdset is not None:
@@ -104,7 +104,7 @@ class HelpPages(EvenniaCommandTest):
     def test_roll_help_shows_the_systems_usage_on_a_fresh_command(self):
         # `help +roll` asks a command object that never parsed: the usage must still be the system's.
         from commands.default_cmdsets import CharacterCmdSet
-        from commands.dice_base import dice_system
+        from storyteller_dice.commands.dice_base import dice_system
 
         for system in SYSTEMS:
             with self.subTest(system=system), override_settings(DICE_SYSTEM=system):
@@ -120,7 +120,7 @@ class HelpPages(EvenniaCommandTest):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_system_usage_lines_fit(system):
     # The usage lines are shown indented by two: they must fit the width then.
-    from commands.dice_base import dice_system
+    from storyteller_dice.commands.dice_base import dice_system
 
     with override_settings(DICE_SYSTEM=system):
         rules = dice_system()

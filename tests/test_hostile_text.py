@@ -38,15 +38,15 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from commands.v5.contest import CmdContest
+from storyteller_dice.commands.v5.contest import CmdContest
 from rules.display import MAX_COMMENT, append_code, escape, visible_len, without_control, wrap
-from commands.v5.humanity import CmdFrenzy
-from commands.v5.hunger import CmdHunger, CmdRouse
-from commands.rolllog import CmdRolls
-from commands.rolls import MAX_SHARED, CmdCheck, CmdRoll
-from commands.sheet import CmdStat
-from commands.v5.teamwork import CmdTeamwork
-from rolllog.models import RollEntry
+from storyteller_dice.commands.v5.humanity import CmdFrenzy
+from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
+from storyteller_dice.commands.rolllog import CmdRolls
+from storyteller_dice.commands.rolls import MAX_SHARED, CmdCheck, CmdRoll
+from storyteller_dice.commands.sheet import CmdStat
+from storyteller_dice.commands.v5.teamwork import CmdTeamwork
+from storyteller_dice.rolllog.models import RollEntry
 from rules.randomness import FixedFaces, seeded
 from tests.table_helpers import Connected
 
@@ -275,7 +275,7 @@ class HostileBase(Connected, EvenniaCommandTest):
 
     def hear_wide(self, cmdclass, args, **kwargs):
         """What Char is sent of a command when every receiver's screen is WIDE (unwrapped)."""
-        with mock.patch("commands.dice_base.width_of", return_value=WIDE):
+        with mock.patch("storyteller_dice.commands.dice_base.width_of", return_value=WIDE):
             return self.hear(cmdclass, args, **kwargs)[self.char1][-1]
 
     def assert_room_message(self, heard, player_text, benign, stored, limit=MAX_COMMENT, wrapped=True):
@@ -560,9 +560,9 @@ class TestExactInputs(HostileBase):
     # -------------------------------------------------------------- "Why" 4: private flood
 
     def test_private_names_bounded_before_any_search(self):
-        from commands import dice_base
+        from storyteller_dice.commands import dice_base
 
-        with mock.patch("commands.rolls.find_character", wraps=dice_base.find_character) as found:
+        with mock.patch("storyteller_dice.commands.rolls.find_character", wraps=dice_base.find_character) as found:
             heard = self.hear(CmdRoll, "/private 3=" + ",".join(["Bob"] * 1200), faces=[])
             self.assertEqual(found.call_count, 1)  # one name, looked up once
             self.assert_inert_refusal(heard)  # no Bob here
@@ -609,7 +609,7 @@ class TestExactInputs(HostileBase):
         entry = RollEntry.objects.order_by("-id").first()
         self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
         self.assertNotIn("Eve", entry.receiver_names)
-        from rolllog import api
+        from storyteller_dice.rolllog import api
 
         self.assertNotIn(entry, set(api.visible_to_account(self.account3)))
         # Shared by name while offline: named, not seen.

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from server.conf.inputfilter import clean_data, clean_line
+from storyteller_dice.typeclasses.inputfilter import clean_data, clean_line
 
 REMOVED = (
     [chr(c) for c in range(0x00, 0x20) if c != 0x09]
@@ -106,11 +106,11 @@ def test_nothing_listed_survives(text):
 
 
 def test_settings_use_the_filtering_session():
-    assert settings.SERVER_SESSION_CLASS == "server.conf.serversession.ServerSession"
+    assert settings.SERVER_SESSION_CLASS == "storyteller_dice.typeclasses.serversession.ServerSession"
 
 
 def _session():
-    from server.conf.serversession import ServerSession
+    from storyteller_dice.typeclasses.serversession import ServerSession
 
     session = ServerSession()
     session.sessionhandler = MagicMock()
@@ -141,7 +141,7 @@ def test_real_session_runs_the_filtered_command():
     import evennia
     from evennia.server import inputfuncs
 
-    from server.conf.serversession import ServerSession
+    from storyteller_dice.typeclasses.serversession import ServerSession
 
     assert evennia.SESSION_HANDLER is not None
     session = ServerSession()

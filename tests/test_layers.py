@@ -104,7 +104,7 @@ def test_every_layer_was_read():
     # in the typeclasses and the roll log.
     ("rules/x.py", "import re\nfrom . import pools\nfrom rules.errors import DiceError\n", []),
     ("typeclasses/x.py", "from evennia import DefaultObject\nfrom rules import systems\n"
-                         "from .nospoof import tag_message\nfrom server.conf.inputfilter import clean_line\n", []),
+                         "from .nospoof import tag_message\nfrom typeclasses.inputfilter import clean_line\n", []),
     ("rolllog/x.py", "from typeclasses.system import dice_system\nimport commandsx\n", []),
 ])
 def test_the_check_catches_upward_imports(path, source, expected):
@@ -116,7 +116,7 @@ class TestPuppetNotice(EvenniaCommandTest):
 
     def setUp(self):
         super().setUp()
-        from commands import pending
+        from storyteller_dice.commands import pending
 
         self.pending = pending
         self.addCleanup(pending.disconnect_puppet_hook)

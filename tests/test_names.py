@@ -12,7 +12,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from typeclasses.accounts import Account
 from typeclasses.characters import Character
 from typeclasses.exits import Exit
-from typeclasses.names import name_problem, shown_name
+from storyteller_dice.typeclasses.names import name_problem, shown_name
 from typeclasses.objects import Object
 from typeclasses.rooms import Room
 
@@ -184,7 +184,7 @@ class TestStockLinesShowNamesAsText(NameTest):
         assert "\r" not in str(self.account2)
 
     def test_nospoof_tag_shows_the_name_as_text(self):
-        from typeclasses.nospoof import author_tag
+        from storyteller_dice.typeclasses.nospoof import author_tag
 
         tag = author_tag(self.char2)
         assert "\x1b" not in tag
@@ -226,7 +226,7 @@ class TestCharacterCreation(NameTest):
 
 class TestRename(NameTest):
     def test_rename_refuses_hostile_names(self):
-        from commands.building import CmdName
+        from storyteller_dice.commands.building import CmdName
 
         for newname, said in (
             ("Bob(#4)] Bob", "A name cannot hold '(' (U+0028): use letters, digits, single spaces and ' - . _ only."),
@@ -239,7 +239,7 @@ class TestRename(NameTest):
         assert self.char2.key == "Bobby"
 
     def test_rename_of_an_account_follows_the_account_rule(self):
-        from commands.building import CmdName
+        from storyteller_dice.commands.building import CmdName
 
         self.call(CmdName(), "*TestAccount2 = Eve|rx", "A name cannot hold '|' (U+007C): the game would read it as markup.")
         assert self.account2.username == "TestAccount2"
@@ -249,14 +249,14 @@ class TestRename(NameTest):
         assert self.account2.username == "Evelyn"
 
     def test_rooms_keep_punctuation_but_not_markup(self):
-        from commands.building import CmdName
+        from storyteller_dice.commands.building import CmdName
 
         self.call(CmdName(), "here = Elysium (Upper) Court", "Object's name changed to 'Elysium (Upper) Court'.")
         self.call(CmdName(), "here = Hall|/[Roll] fake", "A name cannot hold '|' (U+007C): the game would read it as markup.")
         assert self.room1.key == "Elysium (Upper) Court"
 
     def test_name_in_the_character_cmdset_is_ours(self):
-        from commands import building
+        from storyteller_dice.commands import building
         from commands.default_cmdsets import CharacterCmdSet
 
         cmdset = CharacterCmdSet()
@@ -305,7 +305,7 @@ class TestStoredNamesReport(NameTest):
     def test_bad_stored_names_are_logged_and_shown_to_staff(self):
         from evennia.server.models import ServerConfig
 
-        from typeclasses.names import report_bad_names, staff_notice
+        from storyteller_dice.typeclasses.names import report_bad_names, staff_notice
 
         self.char2.db_key = FORGED
         self.char2.save()
@@ -332,16 +332,16 @@ class TestStartAndLogin(NameTest):
     def test_server_start_reports_stored_names(self):
         from server.conf import at_server_startstop
 
-        with patch("commands.pending.connect_puppet_hook"), patch("commands.pending.at_server_start"), \
-                patch("typeclasses.names.report_bad_names") as report:
+        with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
+                patch("storyteller_dice.typeclasses.names.report_bad_names") as report:
             at_server_startstop.at_server_start()
         report.assert_called_once_with()
 
     def test_a_failing_report_never_stops_the_start(self):
         from server.conf import at_server_startstop
 
-        with patch("commands.pending.connect_puppet_hook"), patch("commands.pending.at_server_start"), \
-                patch("typeclasses.names.report_bad_names", side_effect=RuntimeError("db gone")), \
+        with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
+                patch("storyteller_dice.typeclasses.names.report_bad_names", side_effect=RuntimeError("db gone")), \
                 patch("evennia.utils.logger.log_trace") as trace:
             at_server_startstop.at_server_start()
         trace.assert_called_once()
@@ -349,7 +349,7 @@ class TestStartAndLogin(NameTest):
     def test_staff_are_told_at_login(self):
         from evennia.accounts.accounts import DefaultAccount
 
-        from typeclasses.names import report_bad_names
+        from storyteller_dice.typeclasses.names import report_bad_names
 
         self.char2.db_key = "Eve|/[Roll] x"
         self.char2.save()
@@ -385,7 +385,7 @@ class TestTelnetCreate(NameTest):
     def test_create_at_the_login_screen_refuses_a_hostile_name(self):
         from unittest.mock import Mock
 
-        from commands.unloggedin import CmdUnconnectedCreate
+        from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
 
         for name, said in (
             ("Bob(#4)]", "A name cannot hold '(' (U+0028): use letters, digits, single spaces and ' - . _ only."),
@@ -405,7 +405,7 @@ class TestTelnetCreate(NameTest):
 
 class TestBuilderCreation(NameTest):
     def test_create_dig_and_open_hold_new_names_to_the_rule(self):
-        from commands.building import CmdCreate, CmdDig, CmdOpen
+        from storyteller_dice.commands.building import CmdCreate, CmdDig, CmdOpen
 
         markup = "A name cannot hold '|' (U+007C): the game would read it as markup."
         self.call(CmdCreate(), "Lamp|/[Roll] x", markup)
@@ -421,7 +421,7 @@ class TestBuilderCreation(NameTest):
         self.call(CmdDig(), "Hallway (north)", "Created room Hallway (north)")
 
     def test_the_help_names_the_rule(self):
-        from commands.building import CmdCreate
+        from storyteller_dice.commands.building import CmdCreate
 
         assert "help names" in CmdCreate.__doc__
         assert CmdCreate.__doc__.startswith(__import__("evennia").commands.default.building.CmdCreate.__doc__)
@@ -430,7 +430,7 @@ class TestBuilderCreation(NameTest):
 def test_the_fast_path_never_lets_through_what_the_full_rule_refuses():
     from hypothesis import given, settings as hsettings, strategies as st
 
-    from typeclasses import names
+    from storyteller_dice.typeclasses import names
 
     @hsettings(max_examples=400, deadline=None)
     @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F), max_size=40),

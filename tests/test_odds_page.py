@@ -13,13 +13,13 @@ from django.test import override_settings
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
+from storyteller_dice.commands.odds import CmdOdds
 from rules import systems
 from rules.charts import odds_svg
 from rules.display import format_odds
 from rules.engine import CHOICE, FLAG, NUMBER, TEXT, OddsInput, read_odds_inputs
 from rules.errors import DiceError
-from typeclasses.system import dice_system
+from storyteller_dice.typeclasses.system import dice_system
 
 POOL_SHOWN = re.compile(r'<h2 class="h5" id="odds-pool-shown">(.*?)</h2>', re.DOTALL)
 ROW = re.compile(r'<tr class="tone-([a-z]+)"><th>(.*?)</th><td class="text-right">(.*?)</td></tr>')

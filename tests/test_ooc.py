@@ -17,7 +17,7 @@ def plain(text):
 class TestOOC(EvenniaCommandTest):
     def setUp(self):
         super().setUp()
-        from commands.ooc import CmdOOC
+        from storyteller_dice.commands.ooc import CmdOOC
 
         self.cmd = CmdOOC
 
@@ -85,14 +85,14 @@ class TestOOCInCmdset(EvenniaCommandTest):
         return matches[0][2] if matches else None
 
     def test_ooc_is_the_ooc_say(self):
-        from commands.ooc import CmdOOC
+        from storyteller_dice.commands.ooc import CmdOOC
 
         assert isinstance(self.find("ooc hello"), CmdOOC)
 
     def test_stock_unpuppet_stays_reachable(self):
         from evennia.commands.default.account import CmdOOC as StockOOC
 
-        from commands.ooc import CmdOOC, CmdUnpuppet
+        from storyteller_dice.commands.ooc import CmdOOC, CmdUnpuppet
 
         for raw in ("unpuppet", "@ooc"):
             found = self.find(raw)
@@ -100,7 +100,7 @@ class TestOOCInCmdset(EvenniaCommandTest):
             assert not isinstance(found, CmdOOC)
 
     def test_unpuppet_unpuppets(self):
-        from commands.ooc import CmdUnpuppet
+        from storyteller_dice.commands.ooc import CmdUnpuppet
 
         self.call(CmdUnpuppet(), "", "\nYou go OOC.", caller=self.account)
         assert self.account.get_puppet(self.session) is None

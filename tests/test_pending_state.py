@@ -14,12 +14,12 @@ from unittest import mock
 from evennia.objects.models import ObjectDB
 from evennia.utils.idmapper.models import flush_cache
 
-from commands.v5 import contest as contest_module
-from commands import pending
-from commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
-from commands.rolls import CmdRoll
-from commands.v5.teamwork import CmdTeamwork, helping, load_team
-from commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll
+from storyteller_dice.commands.v5 import contest as contest_module
+from storyteller_dice.commands import pending
+from storyteller_dice.commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.commands.v5.teamwork import CmdTeamwork, helping, load_team
+from storyteller_dice.commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll
 
 from .table_helpers import TableTest
 
@@ -29,7 +29,7 @@ class PendingTest(TableTest):
         super().setUp()
         self.char1.set_trait("resolve", 2)  # Willpower 3
         self.online = set()
-        patcher = mock.patch("commands.pending.connected", side_effect=lambda obj: obj.id in self.online)
+        patcher = mock.patch("storyteller_dice.commands.pending.connected", side_effect=lambda obj: obj.id in self.online)
         patcher.start()
         self.addCleanup(patcher.stop)
         self.online = {self.char1.id, self.char2.id}
@@ -81,7 +81,7 @@ class TestChallengeSurvives(PendingTest):
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
         with mock.patch.object(contest_module, "delay") as delay, \
-                mock.patch("commands.v5.contest.time.time", return_value=made.created + 100):
+                mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 100):
             contest_module.restore_challenges()
         (seconds, callback, challenge), = [call.args for call in delay.call_args_list]
         self.assertEqual((round(seconds), callback, challenge.id), (200, contest_module.expire_challenge, made.id))
@@ -93,7 +93,7 @@ class TestChallengeSurvives(PendingTest):
         self.online = set()  # the Portal has not handed the sessions back yet
         later = made.created + contest_module.CHALLENGE_TIMEOUT + 60
         with mock.patch.object(contest_module, "delay") as delay, \
-                mock.patch("commands.v5.contest.time.time", return_value=later):
+                mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=later):
             contest_module.restore_challenges()
         self.assertEqual(delay.call_count, 0)
         self.assertIsNone(load_challenge(self.char1, OUTGOING))
@@ -109,7 +109,7 @@ class TestChallengeSurvives(PendingTest):
         self.challenge()
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
-        with mock.patch("commands.v5.contest.time.time", return_value=made.created + 301):
+        with mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 301):
             out = self.do(CmdContest, "/answer com+res", [], caller=self.char2)
         self.assertIn("Char's challenge has expired.", out)
         self.assertIsNone(load_challenge(self.char1, OUTGOING))
@@ -144,8 +144,8 @@ class TestReconnectTellsWhatIsPending(PendingTest):
         self.do(CmdRoll, "dex+athletics vs 3", [1, 2, 6, 3, 7])
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
-        with mock.patch("commands.v5.contest.time.time", return_value=made.created + 61), \
-                mock.patch("commands.v5.willpower.time.time", return_value=made.created + 61):
+        with mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 61), \
+                mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=made.created + 61):
             mine = self.told(self.char1, lambda: pending.at_connect(self.char1))
             theirs = self.told(self.char2, lambda: pending.at_connect(self.char2))
             leader = self.told(char3, lambda: pending.at_connect(ObjectDB.objects.get(id=char3.id)))
@@ -162,7 +162,7 @@ class TestReconnectTellsWhatIsPending(PendingTest):
     def test_a_closed_willpower_window_is_told_once(self):
         self.do(CmdRoll, "dex+athletics vs 3", [1, 2, 6, 3, 7])
         self.restart()
-        with mock.patch("commands.v5.willpower.time.time", return_value=time.time() + REROLL_WINDOW + 5):
+        with mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=time.time() + REROLL_WINDOW + 5):
             first = self.told(self.char1, lambda: pending.at_connect(self.char1))
             second = self.told(self.char1, lambda: pending.at_connect(self.char1))
         self.assertEqual(first, "|w[Roll]|n The 10 minutes to reroll your last roll (Dexterity 3 + Athletics 2 "
@@ -221,7 +221,7 @@ class TestWillpowerSurvives(PendingTest):
     def test_the_window_runs_on_while_the_server_is_down(self):
         self.do(CmdRoll, "dex+athletics vs 3", [1, 2, 6, 3, 7])
         self.restart()
-        with mock.patch("commands.v5.willpower.time.time", return_value=time.time() + REROLL_WINDOW + 1):
+        with mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=time.time() + REROLL_WINDOW + 1):
             self.refused(CmdWillpower, "", "Your last roll was more than 10 minutes ago")
         self.assertEqual(self.char1.trait("willpower superficial"), 0)
 
@@ -238,7 +238,7 @@ class TestWillpowerSurvives(PendingTest):
     def test_damaged_stored_roll_is_no_roll(self):
         pending.save(self.char1, "last_roll", {"class": "os:system", "fields": {}})
         self.refused(CmdWillpower, "", "You have no recent roll to reroll.")
-        pending.save(self.char1, "last_roll", {"class": "commands.v5.willpower:LastRoll",
+        pending.save(self.char1, "last_roll", {"class": "storyteller_dice.commands.v5.willpower:LastRoll",
                                               "fields": {"result": {"__dataclass__": "os:system"}}})
         self.refused(CmdWillpower, "", "You have no recent roll to reroll.")
 

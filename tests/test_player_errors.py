@@ -1,7 +1,7 @@
 """
 No traceback reaches a player: an error a command did not expect (one of ours or a stock
 Evennia command) is one line for the player, with a reference, and the full traceback in the
-log under that reference (`server.conf.player_errors`, installed at server start).
+log under that reference (`typeclasses.player_errors`, installed at server start).
 """
 
 import re
@@ -12,7 +12,7 @@ from evennia.commands import cmdhandler
 from evennia.commands.cmdset import CmdSet
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.dice_base import DiceCommand
+from storyteller_dice.commands.dice_base import DiceCommand
 
 LINE = re.compile(r"^Something went wrong; staff have been told \(error [0-9A-F]{6}\)\.$")
 
@@ -37,7 +37,7 @@ class BoomSet(CmdSet):
 class TestPlayerErrors(EvenniaCommandTest):
     def setUp(self):
         super().setUp()
-        from server.conf import player_errors
+        from storyteller_dice.typeclasses import player_errors
 
         self._original = cmdhandler._msg_err
         player_errors.install()
@@ -79,7 +79,7 @@ class TestPlayerErrors(EvenniaCommandTest):
         self.assertNotIn("secret", text)
 
     def test_the_real_traceback_is_logged(self):
-        from server.conf import player_errors
+        from storyteller_dice.typeclasses import player_errors
 
         try:
             raise OverflowError("cannot fit 'int' into an index-sized integer")
@@ -93,7 +93,8 @@ class TestPlayerErrors(EvenniaCommandTest):
         self.assertEqual(self.said(), [f"Something went wrong; staff have been told (error {ref})."])
 
     def test_the_server_installs_it_at_start(self):
-        from server.conf import at_server_startstop, player_errors
+        from server.conf import at_server_startstop
+        from storyteller_dice.typeclasses import player_errors
 
         cmdhandler._msg_err = self._original
         at_server_startstop.at_server_init()

@@ -1,7 +1,7 @@
 """
 Player text never becomes a link, a line or markup: the one tokenizer that tames a player's
 markup (`rules.display.colour_only`, used by speech and descriptions), what each client option
-makes of it (colour off, MXP, the web client, screen reader: `server.conf.sessionhandler`), and
+makes of it (colour off, MXP, the web client, screen reader: `typeclasses.sessionhandler`), and
 the speech commands and descriptions with exact output.
 """
 
@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.display import WORD_JOINER, colour_only, escape, inert
-from server.conf.sessionhandler import _SCREENREADER_STRIP, ServerSessionHandler, screenreader_text
-from typeclasses.speech_text import description_text, speech_text
+from storyteller_dice.typeclasses.sessionhandler import _SCREENREADER_STRIP, ServerSessionHandler, screenreader_text
+from storyteller_dice.typeclasses.speech_text import description_text, speech_text
 
 WJ = WORD_JOINER
 ATTACK = "Staff, please |l|ltc+stat Alice/dex=5|l|ltt[click here to verify my roll]|l|lte"
@@ -180,7 +180,7 @@ S = SimpleNamespace()
 class PlayerMarkupCommands(EvenniaCommandTest):
     def setUp(self):
         super().setUp()
-        from commands import speech
+        from storyteller_dice.commands import speech
 
         S.speech = speech
 

@@ -28,7 +28,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.char1.set_trait("dexterity", 3)
 
     def statements(self, args, cmd=None, caller=None):
-        from commands.rolls import CmdRoll
+        from storyteller_dice.commands.rolls import CmdRoll
 
         count, _ms, sql = cost(lambda: self.call((cmd or CmdRoll)(), args, caller=caller or self.char1))
         return count, sql
@@ -45,7 +45,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
         full = self.scene(50, widths=(80, 100), name="Full")
         fifty, sql = self.roll_statements(full, " dex+2 vs 2 # up the wall")
         self.assertEqual((one, fifty), (PUBLIC_ROLL_STATEMENTS, PUBLIC_ROLL_STATEMENTS), "\n".join(sql))
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         entry = RollEntry.objects.latest("id")
         self.assertEqual(entry.receivers.count(), 50)  # all 50 in one statement
@@ -56,13 +56,13 @@ class RollCostTest(Scene, EvenniaCommandTest):
         _count, sql = self.roll_statements(None, " dex+2 vs 2")
         self.assertTrue(sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT"), "\n".join(sql))
         self.assertTrue(sql[-2].startswith('UPDATE "typeclasses_attribute"'), "\n".join(sql))
-        from commands.v5.willpower import last_roll
-        from rolllog.models import RollEntry
+        from storyteller_dice.commands.v5.willpower import last_roll
+        from storyteller_dice.rolllog.models import RollEntry
 
         self.assertEqual(last_roll(self.char1).entry, RollEntry.objects.latest("id").id)
 
     def test_a_check_and_a_private_roll_too(self):
-        from commands.rolls import CmdCheck
+        from storyteller_dice.commands.rolls import CmdCheck
 
         full = self.scene(50, name="Full")
         self.statements(" 5 vs 2", cmd=CmdCheck)
@@ -73,9 +73,9 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.assertEqual(self.statements(f"/private 3={named}")[0], PRIVATE_ROLL_STATEMENTS)
 
     def test_drawn_once_per_width_and_each_receiver_gets_their_own(self):
-        from commands import nospoof
-        from commands.rolls import CmdRoll
-        from rolllog.models import RollEntry
+        from storyteller_dice.commands import nospoof
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.rolllog.models import RollEntry
         from rules import display
 
         people = self.scene(50, widths=(80, 100), name="Wide")
@@ -98,7 +98,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
             session = character.sessions.all()[0]
             self.assertEqual(got[session], [entry.text if number % 2 == 0 else wide], character.key)
         # Speech still gets each +nospoof player's tag, and only theirs.
-        from commands.speech import CmdSay
+        from storyteller_dice.commands.speech import CmdSay
 
         run(self, CmdSay, " hello")
         got = self.outputs()

@@ -9,9 +9,9 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.table_helpers import Connected
 
-from commands.dice_base import announce, record_action
-from rolllog import api, codes
-from rolllog.models import RollEntry
+from storyteller_dice.commands.dice_base import announce, record_action
+from storyteller_dice.rolllog import api, codes
+from storyteller_dice.rolllog.models import RollEntry
 from rules import v5
 from rules.pools import build_pool
 
@@ -168,7 +168,7 @@ class TestStoring(LogTestBase):
     def test_a_code_clash_is_retried(self):
         taken = announce(self.char1, "x", record=self.v5_record()).entry.code
         fresh = "ZZZZ2222" if taken != "ZZZZ2222" else "YYYY3333"
-        with mock.patch("rolllog.codes.new_code", side_effect=[taken, taken, fresh]):
+        with mock.patch("storyteller_dice.rolllog.codes.new_code", side_effect=[taken, taken, fresh]):
             entry = announce(self.char1, "x", record=self.v5_record()).entry
         self.assertEqual(entry.code, fresh)
         self.assertEqual(RollEntry.objects.count(), 2)

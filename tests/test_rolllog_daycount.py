@@ -26,8 +26,8 @@ from django.db import connection
 from django.test import Client
 from evennia.utils import create
 
-from rolllog import api, listing
-from rolllog.models import DayCount, Participant, RollEntry, RoomVisit
+from storyteller_dice.rolllog import api, listing
+from storyteller_dice.rolllog.models import DayCount, Participant, RollEntry, RoomVisit
 
 pytestmark = pytest.mark.django_db
 

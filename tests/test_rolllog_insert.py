@@ -10,8 +10,8 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from evennia.utils import create
 
-from rolllog.counting import insert_object
-from rolllog.models import RollEntry
+from storyteller_dice.rolllog.counting import insert_object
+from storyteller_dice.rolllog.models import RollEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from rolllog import legacy
+from storyteller_dice.rolllog import legacy
 from rules import v5
 from rules.engine import RollRequest, RollView
 from rules.pools import build_pool
@@ -108,7 +108,7 @@ def _loader():
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_old_rows_and_they_verify_and_show_the_same():
     """The table as it was at 0002 (old columns), old rows in it, then 0003 and 0004 applied."""
-    from rolllog.models import RollEntry as Current
+    from storyteller_dice.rolllog.models import RollEntry as Current
 
     loader = _loader()
     state = loader.project_state(("rolllog", "0002_system_neutral_fields"))
@@ -139,8 +139,8 @@ def test_the_migration_moves_old_rows_and_they_verify_and_show_the_same():
         with connection.schema_editor() as editor:
             state = loader.get_migration("rolllog", name).apply(state, editor)
 
-    from rolllog import display
-    from rolllog.models import RollEntry
+    from storyteller_dice.rolllog import display
+    from storyteller_dice.rolllog.models import RollEntry
 
     roll, contest, action = (RollEntry.objects.get(id=i) for i in ids)
     # Nothing lost: the old columns are in `data`, the view is the V5 view.

@@ -23,8 +23,8 @@ from django.utils import timezone
 from evennia.accounts.models import AccountDB
 from evennia.utils import create
 
-from rolllog import api, fairness, listing
-from rolllog.models import RollEntry, RollFace
+from storyteller_dice.rolllog import api, fairness, listing
+from storyteller_dice.rolllog.models import RollEntry, RollFace
 
 pytestmark = pytest.mark.django_db
 

@@ -24,8 +24,8 @@ from django.db.models import Sum
 from django.utils import timezone
 from evennia.utils import create
 
-from rolllog import api, fairness
-from rolllog.models import FaceTally, RollEntry, RollFace
+from storyteller_dice.rolllog import api, fairness
+from storyteller_dice.rolllog.models import FaceTally, RollEntry, RollFace
 
 pytestmark = pytest.mark.django_db
 

@@ -28,6 +28,6 @@ def imported(path):
 @pytest.mark.parametrize("path", [p for p in SHARED if (ROOT / p).exists()])
 def test_no_v5_import(path):
     bad = [name for name in imported(path)
-           if name.startswith(("rules.v5", "commands.v5", ".v5")) or name in ("rules.v5", "rules..v5")
+           if name.startswith(("rules.v5", "storyteller_dice.commands.v5", ".v5")) or name in ("rules.v5", "rules..v5")
            or name.split(".")[-1].startswith("v5") and not name.startswith("..")]
     assert bad == [], f"{path} imports {bad}"

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from server.conf.inputfilter import clean_line
+from storyteller_dice.typeclasses.inputfilter import clean_line
 
 ROOT = Path(__file__).resolve().parent.parent
 FORGED = "hi|/[Roll] Admin rolls 10 dice, Hunger 0, vs 3"
@@ -28,7 +28,7 @@ S = SimpleNamespace()
 
 def load():
     if not vars(S):
-        from commands import nospoof, speech
+        from storyteller_dice.commands import nospoof, speech
 
         for module in (speech, nospoof):
             for name in dir(module):

@@ -14,9 +14,9 @@ from math import comb
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.odds import CmdOdds
-from commands.rolls import CmdCheck, CmdRoll
-from commands.sheet import CmdSheet, CmdStat
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.sheet import CmdSheet, CmdStat
 from rules import systems
 from rules.engine import (FAIL, SUCCESS, Chance, DiceGroup, Die, OddsView, Outcome, RollRequest, RollView, Sheet,
                           SheetSection, System, read_whole, split_vs)
@@ -152,7 +152,7 @@ class TestToySystem(EvenniaCommandTest):
                               r"  Coins \(d2\): 2 1 1  =>  1 head: success \[code [0-9A-Z]{8}\]$")
 
     def test_check_and_verify(self):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         out = self.toss(CmdCheck, "3", [1, 1, 2])
         entry = RollEntry.objects.get()

@@ -17,7 +17,7 @@ STOCK = ("You want to create an account '{name}' with password '{password}'."
 ])
 def test_hide_password_removes_any_password(db, password):
     # commands.unloggedin imports Evennia's login commands, which read the database on import.
-    from commands.unloggedin import hide_password
+    from storyteller_dice.commands.unloggedin import hide_password
 
     prompt = STOCK.format(name="Anna", password=password)
     assert hide_password(prompt) == ("You want to create an account 'Anna'."
@@ -25,7 +25,7 @@ def test_hide_password_removes_any_password(db, password):
 
 
 def test_hide_password_with_a_hostile_name(db):
-    from commands.unloggedin import hide_password
+    from storyteller_dice.commands.unloggedin import hide_password
 
     # A name that imitates the clause: everything up to the real clause's end goes, so the
     # password still never shows.
@@ -36,7 +36,7 @@ def test_hide_password_with_a_hostile_name(db):
 class TestCreate(EvenniaCommandTest):
     def run_create(self, args, answer):
         """(the prompt shown, what the session was told after `answer`)."""
-        from commands.unloggedin import CmdUnconnectedCreate
+        from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
 
         session = Mock(address="127.0.0.1")
         cmd = CmdUnconnectedCreate()
@@ -70,7 +70,7 @@ class TestCreate(EvenniaCommandTest):
 
     def test_registered_at_the_login_screen(self):
         from commands.default_cmdsets import UnloggedinCmdSet
-        from commands.unloggedin import CmdUnconnectedCreate
+        from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
 
         cmdset = UnloggedinCmdSet()
         cmdset.at_cmdset_creation()

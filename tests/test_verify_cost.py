@@ -9,9 +9,9 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from commands.dice_base import announce
-from commands.rolls import CmdRoll
-from rolllog import api
+from storyteller_dice.commands.dice_base import announce
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.rolllog import api
 from tests.test_rolllog import LogTestBase
 
 

@@ -13,10 +13,10 @@ from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands.dice_base import width_of
-from commands.odds import CmdOdds
-from commands.rolllog import CmdRolls
-from commands.rolls import CmdCheck, CmdRoll
+from storyteller_dice.commands.dice_base import width_of
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolllog import CmdRolls
+from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from rules.display import visible_len
 from rules.randomness import seeded
 from tests.table_helpers import Connected
@@ -65,7 +65,7 @@ class WidthTest(Connected, EvenniaCommandTest):
         return got
 
     def check_system(self, key, width):
-        from rolllog.models import RollEntry
+        from storyteller_dice.rolllog.models import RollEntry
 
         self.assertEqual(len(COMMENT), 180)
         self.screen(width)

@@ -17,7 +17,7 @@ behind their back. Commands word their own refusals (`require`), so the player r
 to do instead.
 """
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 STAFF_LOCK = "perm(Builder)"
 

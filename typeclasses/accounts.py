@@ -24,7 +24,7 @@ several more options for customizing the Guest account system.
 
 from evennia.accounts.accounts import DefaultAccount, DefaultGuest
 
-from rules.display import without_control
+from storyteller_dice.rules.display import without_control
 
 from .names import name_problem, shown_name, staff_notice
 from .nospoof import tag_message

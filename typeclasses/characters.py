@@ -15,8 +15,8 @@ import unicodedata
 from evennia.objects.objects import DefaultCharacter
 from evennia.utils.utils import make_iter
 
-from rules.errors import DiceError
-from rules.pools import match_name
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import match_name
 
 from .names import name_problem, shown_name
 from .nospoof import tag_message
@@ -100,7 +100,7 @@ class Character(ObjectParent, DefaultCharacter):
     @staticmethod
     def dice_system():
         """The game's configured `rules.engine.System`."""
-        from typeclasses.system import dice_system
+        from storyteller_dice.typeclasses.system import dice_system
 
         return dice_system()
 

@@ -42,7 +42,7 @@ player and the roll log's history alike; staff rename it with `@name` after talk
 import re
 import unicodedata
 
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 
 NAME_MAX = 30
 OBJECT_NAME_MAX = 80

@@ -5,7 +5,7 @@ someone looks (`description_text`). Used by the speech commands (commands/speech
 commands/ooc.py) and by channel messages (typeclasses/channels.py); it sits here, below the
 commands, because the typeclasses need it and never import from `commands/`.
 
-- Control and bidi characters are already gone (server.conf.inputfilter, for every line a
+- Control and bidi characters are already gone (typeclasses.inputfilter, for every line a
   client sends); `speech_text` removes them again, for text that arrives by other ways.
 - **Ruling (line breaks):** `|/` (line break), `|-` (tab), `|_` (space) and `|>` (indent) in
   speech each become one plain space. No player-made line break reaches anyone.
@@ -45,8 +45,8 @@ commands, because the typeclasses need it and never import from `commands/`.
 import re
 import unicodedata
 
-from rules.display import colour_only, inert, shown_at
-from server.conf.inputfilter import clean_line
+from storyteller_dice.rules.display import colour_only, inert, shown_at
+from storyteller_dice.typeclasses.inputfilter import clean_line
 
 # The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
 # that every `|w[...]` tag in commands/ and rolllog/ is in this list.

@@ -10,8 +10,8 @@ environment variable of that name), built once with the game's settings (`rules.
 
 from django.conf import settings
 
-from rules import systems
-from rules.errors import DiceError
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.errors import DiceError
 
 
 class _Settings:

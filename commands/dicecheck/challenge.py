@@ -22,9 +22,9 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
 
 import time
 
-from rules.display import escape
-from rules.errors import DiceError
-from typeclasses import access
+from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.typeclasses import access
 
 from .. import pending
 from ..dice_base import COMMENT, dice_system, find_character, split_comment

@@ -22,7 +22,7 @@ or more Hits more) and each Degree of Success of a win. Exact Fractions
 - +odds' other switches are refused: /damage is never opposed.
 """
 
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 
 from ..contest_odds import format_contest, only_contest, read_character, side_name
 from ..dice_base import split_comment, width_of
@@ -64,7 +64,7 @@ def format_odds(request, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is The Dice Check)."""
-    from rules.dicecheck_contest_odds import contest_odds
+    from storyteller_dice.rules.dicecheck_contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd, rolled_by="an opposed +roll")

@@ -36,9 +36,9 @@ Rulings:
 
 import time
 
-from rules.display import escape
-from rules.errors import DiceError
-from typeclasses import access
+from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.typeclasses import access
 
 from .. import pending
 from ..dice_base import Wing, dice_system, find_character, record_action
@@ -142,7 +142,7 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         if target is None:
             line = "  |wWounds|n: no target named, so none are applied."
             return result, None, lambda width: [line]
-        from rules import dicecheck_system
+        from storyteller_dice.rules import dicecheck_system
 
         before = target.sheet_values[dicecheck_system.WOUNDS]
         after = min(before + wounds, dicecheck_system.MAX_WOUNDS)
@@ -156,7 +156,7 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         applied = getattr(cmd, "dicecheck_wounds", None)
         if not applied:
             return
-        from rules import dicecheck_system
+        from storyteller_dice.rules import dicecheck_system
 
         target, before, after, wounds = applied
         target.set_trait(dicecheck_system.WOUNDS, after)

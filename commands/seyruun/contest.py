@@ -14,12 +14,12 @@ outcome, then compared (`rules.seyruun.contest`, `rules.seyruun.resisted`).
 - A roll's costs (`/willpower`) are paid by the side whose sheet rolled it.
 """
 
-from rules import seyruun
-from rules.engine import split_vs
-from rules.errors import DiceError
+from storyteller_dice.rules import seyruun
+from storyteller_dice.rules.engine import split_vs
+from storyteller_dice.rules.errors import DiceError
 
-from rules.display import escape
-from typeclasses import access
+from storyteller_dice.rules.display import escape
+from storyteller_dice.typeclasses import access
 
 from ..dice_base import DiceCommand, dice_system, find_character, split_comment
 from .common import can_pay, pay, replace_request, roll_request, show_roll
@@ -76,7 +76,7 @@ def _both(cmd, what):
 
 
 def _side_lines(name, view):
-    from rules.display import format_dice, format_outcome, format_pool
+    from storyteller_dice.rules.display import format_dice, format_outcome, format_pool
 
     return [f"  vs {escape(name)}: {format_pool(view)}", f"  {format_dice(view)}  =>  {format_outcome(view)}"]
 

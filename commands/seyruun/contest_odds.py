@@ -27,9 +27,9 @@ at Simple as +contest judges it. Exact Fractions (bench/bench_contest_odds.py).
 
 import re
 
-from rules.display import escape
-from rules.engine import split_vs
-from rules.errors import DiceError
+from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.engine import split_vs
+from storyteller_dice.rules.errors import DiceError
 
 from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
@@ -110,7 +110,7 @@ def format_odds(mine, theirs, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is Seyruun)."""
-    from rules.seyruun_contest_odds import contest_odds
+    from storyteller_dice.rules.seyruun_contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd)

@@ -1,11 +1,11 @@
 """+roll/extended, /status and /stop (Seyruun): successes accumulate toward a target total."""
 
-from rules import seyruun
-from rules.engine import read_whole, split_vs
-from rules.errors import DiceError
+from storyteller_dice.rules import seyruun
+from storyteller_dice.rules.engine import read_whole, split_vs
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import dice_system, split_comment
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 from .common import EXTENDED, base_record, can_pay, clear_state, load_state, pay, replace_request, roll_request, \
     save_state, show_roll
 

@@ -6,14 +6,14 @@ is spent until it is granted. See the rulings in `commands.seyruun.wing`.
 
 import dataclasses
 
-from rules import seyruun
-from rules.engine import REROLLED
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import seyruun
+from storyteller_dice.rules.engine import REROLLED
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import DiceCommand, dice_system, find_character, is_staff, split_comment, staff_in_room
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 from .common import LAST_ROLL, REROLL_REQUEST, clear_state, load_state, pay, save_state, show_roll, tell, tell_one
 
 COST = {"willpower_left": 1}
@@ -77,7 +77,7 @@ def _marked(view):
 
 def grant(staff, character):
     """Reroll `character`'s requested roll: spend 1 Willpower, roll, show and record it."""
-    from rules.display import format_reroll
+    from storyteller_dice.rules.display import format_reroll
 
     from .wing import check_rerollable, last_roll
 

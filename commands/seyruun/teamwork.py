@@ -15,11 +15,11 @@ member (`rules.seyruun_system.team`: the +1 dice are external bonuses, within th
   rolled; the record's details name the roller.
 """
 
-from rules import seyruun_system
-from rules.errors import DiceError
+from storyteller_dice.rules import seyruun_system
+from storyteller_dice.rules.errors import DiceError
 
-from rules.display import escape
-from typeclasses import access
+from storyteller_dice.rules.display import escape
+from storyteller_dice.typeclasses import access
 
 from .. import pending
 from ..dice_base import DiceCommand, dice_system, find_character, split_comment

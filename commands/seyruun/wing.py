@@ -29,7 +29,7 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
   private one: the same names, and staff there) and recorded with the original roll as parent.
 """
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state

@@ -4,8 +4,8 @@ the Blood Pool; and what the wing keeps on the character (Attributes, category "
 the `/retry` counts per action and the extended action in progress. Both survive a restart.
 """
 
-from rules import v20_health, v20_system
-from rules.errors import DiceError
+from storyteller_dice.rules import v20_health, v20_system
+from storyteller_dice.rules.errors import DiceError
 
 CATEGORY = "dice"
 RETRIES = "v20_retries"  # {action key: failed attempts since the last success}

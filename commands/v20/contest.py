@@ -8,13 +8,13 @@ character's own sheet (their wounds and defaulting apply); a botch on either sid
 that side's outcome, and the margin is counted from the nets as they stand.
 """
 
-from rules import v20
-from rules.display import format_roll
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v20
+from storyteller_dice.rules.display import format_roll
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, split_comment, split_connected)
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 from ..rolls import roll_summary
 
 

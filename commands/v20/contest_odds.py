@@ -29,9 +29,9 @@ nobody wins; each side's botch on its own. Exact Fractions, milliseconds at 50 d
 import re
 from typing import NamedTuple
 
-from rules.display import escape
-from rules.errors import DiceError
-from rules.v20_system import describe as pool_text
+from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.v20_system import describe as pool_text
 
 from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
@@ -124,7 +124,7 @@ def format_odds(first, second, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is V20)."""
-    from rules.v20_contest_odds import contest_odds
+    from storyteller_dice.rules.v20_contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd)

@@ -21,11 +21,11 @@ costs are `rules.v20_health`'s. Every change is put on the roll log as a staff a
   or Final Death is the Storyteller's matter).
 """
 
-from rules import v20_health, v20_system
-from rules.errors import DiceError
+from storyteller_dice.rules import v20_health, v20_system
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import DiceCommand, find_character, is_staff, record_action, whole_number
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 from . import character as v20_character
 
 KINDS = v20_health.DAMAGE_TYPES

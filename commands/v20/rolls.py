@@ -33,13 +33,13 @@ shown the first roll may have left, and nobody is shown a roll they were not nam
 import dataclasses
 import re
 
-from rules import v20
-from rules.display import format_roll
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v20
+from storyteller_dice.rules.display import format_roll
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import announce, split_comment, whole_number
-from rules.display import escape
+from storyteller_dice.rules.display import escape
 from ..rolls import named_audience, private_to, roll_summary, split_shared
 from . import character as v20_character
 

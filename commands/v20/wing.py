@@ -19,8 +19,8 @@ action of its own ("5 dice").
 
 import dataclasses
 
-from rules import v20_system
-from rules.errors import DiceError
+from storyteller_dice.rules import v20_system
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing
 from . import character as v20_character
@@ -114,7 +114,7 @@ See also: help +damage, help +heal, help +contest."""
         data = v20_character.extended(character)
         if not data:
             return []
-        from rules.display import escape
+        from storyteller_dice.rules.display import escape
 
         return [f"Your extended action ({escape(data['text'])}) stands at {data['total']} of {data['target']} "
                 "successes: +roll/extended to roll again, +roll/stop to end it."]

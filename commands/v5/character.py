@@ -5,7 +5,7 @@ The shared typeclass (`typeclasses.characters.Character`) stores sheet values an
 system; what V5 derives from them (`V5Sheet.state`) is read here from `character.roller()`.
 """
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 FRENZY = "frenzy"  # the Attribute (category "sheet") a failed frenzy test sets
 

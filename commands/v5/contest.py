@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 
 from evennia.utils.utils import delay
 
-from rules import v5, v5_contest
-from rules.errors import DiceError
-from rules.pools import build_pool
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_contest
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import build_pool
+from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending as store
 from ..dice_base import DiceCommand, announce, find_character, is_staff, split_comment

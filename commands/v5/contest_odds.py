@@ -26,7 +26,7 @@ bench/bench_v5_odds.py).
 
 import re
 
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from ..contest_odds import only_contest
 from ..dice_base import find_character, split_comment, width_of
@@ -61,14 +61,14 @@ def _number_pool(system, text):
 
 
 def _may_read(caller, character):
-    from typeclasses import access
+    from storyteller_dice.typeclasses import access
 
     return access.may_use(caller, character)
 
 
 def contest_parts(cmd):
     """((your request, Hunger, pool text), (theirs ...), the defender's name or '')."""
-    from rules.engine import Roller
+    from storyteller_dice.rules.engine import Roller
 
     system = cmd.system
     text, _ = split_comment(cmd.args)
@@ -101,7 +101,7 @@ def contest_parts(cmd):
 
 def format_contest(system, mine, theirs, name, figures, width=80):
     """The contest's chances as text (markup; names escaped), within `width` columns."""
-    from rules.display import _fit, escape, shares
+    from storyteller_dice.rules.display import _fit, escape, shares
 
     from ..odds import percent
 
@@ -137,7 +137,7 @@ def format_contest(system, mine, theirs, name, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is V5)."""
-    from rules.v5_contest_odds import contest_odds
+    from storyteller_dice.rules.v5_contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd)

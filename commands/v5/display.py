@@ -7,9 +7,9 @@ Willpower rerolls): regular dice plain with their 10s bright green, Hunger dice 
 Player text goes through `escape` (see `rules.display`).
 """
 
-from rules.v5 import OUTCOME_LABELS
+from storyteller_dice.rules.v5 import OUTCOME_LABELS
 
-from rules.display import escape, without_control, wrap  # noqa: F401 - re-exported for the wing
+from storyteller_dice.rules.display import escape, without_control, wrap  # noqa: F401 - re-exported for the wing
 
 PREFIX = "|w[Roll]|n"
 PRIVATE_PREFIX = "|w[Private roll]|n"

@@ -9,10 +9,10 @@ sheet (saved before anyone is told) until `+frenzy/end`.
 
 import re
 
-from rules import v5, v5_humanity, v5_sheet
-from rules.display import append_code
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_humanity, v5_sheet
+from storyteller_dice.rules.display import append_code
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
                         tell_room, whole_number)

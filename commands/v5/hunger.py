@@ -8,9 +8,9 @@ to the roll log through `announce`, staff changes through `record_action`.
 
 import re
 
-from rules import v5, v5_rouse
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_rouse
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import DiceCommand, announce, find_character, is_staff, record_action, send, whole_number
 from .character import has_sheet, hunger

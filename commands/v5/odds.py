@@ -3,8 +3,8 @@
 after each Willpower choice, before you commit (`rules.v5_odds.reroll_odds`).
 """
 
-from rules import v5, v5_odds
-from rules.errors import DiceError
+from storyteller_dice.rules import v5, v5_odds
+from storyteller_dice.rules.errors import DiceError
 
 from ..odds import percent
 from .display import format_faces

@@ -10,10 +10,10 @@ import time
 
 from django.conf import settings
 
-from rules import v5, v5_extended
-from rules.errors import DiceError
-from rules.pools import build_pool
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_extended
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import build_pool
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import announce, split_comment, whole_number, width_of
 from ..rolls import named_audience, private_to, split_shared

@@ -41,10 +41,10 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from rules import v5, v5_contest, v5_sheet
-from rules.errors import DiceError
-from rules.pools import build_pool
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_contest, v5_sheet
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import build_pool
+from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending as store
 from ..dice_base import DiceCommand, announce, dice_system, find_character, width_of

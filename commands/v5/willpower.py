@@ -33,9 +33,9 @@ import importlib
 import re
 import time
 
-from rules import v5, v5_odds
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_odds
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import DiceCommand, announce, staff_in_room, width_of

@@ -13,9 +13,9 @@ The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.d
 
 import dataclasses
 
-from rules import v5, v5_rouse
-from rules.errors import DiceError
-from rules.randomness import get_rng
+from storyteller_dice.rules import v5, v5_rouse
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
@@ -120,7 +120,7 @@ After any roll, +willpower rerolls up to three regular dice and
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
         spend_willpower(cmd.caller)
         rerolled = v5.reroll(result, decision.indexes, rng=rng)
-        from rules.display import format_reroll
+        from storyteller_dice.rules.display import format_reroll
 
         system = cmd.system
         before, after = system.view(result, request), system.view(rerolled, request)

@@ -14,8 +14,8 @@ Rulings:
   roll was shown to and staff.
 """
 
-from rules.display import append_code, escape, wrap
-from rules.errors import DiceError
+from storyteller_dice.rules.display import append_code, escape, wrap
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import DiceCommand, is_staff, record_action, send
 
@@ -49,7 +49,7 @@ class CmdPartial(DiceCommand):
     usage = "+partial <code>=success|failure"
 
     def run(self):
-        from rolllog import api, display
+        from storyteller_dice.rolllog import api, display
 
         caller = self.caller
         if not is_staff(caller):

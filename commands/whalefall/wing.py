@@ -14,8 +14,8 @@ The Whalefall wing: what Whalefall adds to the shared commands, found by
 - its own command (`WhalefallCmdSet`): +partial, the GM's ruling on a partial check.
 """
 
-from rules.display import wrap
-from rules.errors import DiceError
+from storyteller_dice.rules.display import wrap
+from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing, is_staff, send
 

@@ -27,7 +27,7 @@ urlpatterns = [
     # web admin
     path("admin/", include("web.admin.urls")),
     # the roll log (rolllog/urls.py)
-    path("rolls/", include("rolllog.urls")),
+    path("rolls/", include("storyteller_dice.rolllog.urls")),
     # add any extra urls here:
     # path("mypath/", include("path.to.my.urls.file")),
 ]

@@ -16,7 +16,7 @@ BATCH = 500
 
 
 def forwards(apps, schema_editor):
-    from rolllog.legacy import convert_row
+    from storyteller_dice.rolllog.legacy import convert_row
 
     RollEntry = apps.get_model("rolllog", "RollEntry")
     fields = ("kind", "action", "pool_text", "dice", "difficulty", "regular", "hunger", "successes",

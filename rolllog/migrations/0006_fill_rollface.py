@@ -9,7 +9,7 @@ BATCH = 2000
 
 
 def forwards(apps, schema_editor):
-    from rolllog.fairness import face_rows
+    from storyteller_dice.rolllog.fairness import face_rows
 
     RollEntry = apps.get_model("rolllog", "RollEntry")
     RollFace = apps.get_model("rolllog", "RollFace")

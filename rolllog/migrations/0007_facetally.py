@@ -8,14 +8,14 @@ from django.db import migrations, models
 
 
 def forwards(apps, schema_editor):
-    from rolllog.fairness import rebuild_tally
+    from storyteller_dice.rolllog.fairness import rebuild_tally
 
     rebuild_tally(model=apps.get_model("rolllog", "FaceTally"), face_model=apps.get_model("rolllog", "RollFace"),
                   using=schema_editor.connection.alias)
 
 
 def backwards(apps, schema_editor):
-    from rolllog.counting import empty
+    from storyteller_dice.rolllog.counting import empty
 
     empty(apps.get_model("rolllog", "FaceTally"), schema_editor.connection.alias)
 

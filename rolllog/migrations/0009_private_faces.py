@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 
 def forwards(apps, schema_editor):
-    from rolllog.fairness import rebuild_tally
+    from storyteller_dice.rolllog.fairness import rebuild_tally
 
     RollEntry = apps.get_model("rolllog", "RollEntry")
     RollFace = apps.get_model("rolllog", "RollFace")
@@ -20,7 +20,7 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
-    from rolllog.counting import empty
+    from storyteller_dice.rolllog.counting import empty
 
     # The old key cannot hold a day's public and private rows apart: refilled once the old
     # constraint is back (`rebuild_without_private`, the first operation's way back).
@@ -29,7 +29,7 @@ def backwards(apps, schema_editor):
 
 def rebuild_without_private(apps, schema_editor):
     """Going back: the tally as migration 0007 filled it, every face together."""
-    from rolllog.fairness import rebuild_tally
+    from storyteller_dice.rolllog.fairness import rebuild_tally
 
     rebuild_tally(model=apps.get_model("rolllog", "FaceTally"), face_model=apps.get_model("rolllog", "RollFace"),
                   using=schema_editor.connection.alias)

@@ -9,7 +9,7 @@ End to end: sizes a client controls are bounded, and one player's burst never st
 - Sixty lines of `help *e* *e* ...` (1,200 terms each), sent in one write, held another
   player's `+check 1` for 83 s. Now a topic that long is refused in one line, the costliest
   topics a player may type cost milliseconds, and a session's lines take turns with everyone
-  else's (server.conf.serversession), so another player waits for at most one of them.
+  else's (typeclasses.serversession), so another player waits for at most one of them.
 
 PROMPT_LIMIT, the bound on the other player's wait, is generous for a loaded 2-core CI
 machine (a quiet `+check 1` there takes a few hundred ms); what it catches is a stall of

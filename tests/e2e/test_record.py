@@ -29,7 +29,7 @@ def answer(client, line):
 
 
 def missing_code(taken):
-    from rolllog.codes import ALPHABET
+    from storyteller_dice.rolllog.codes import ALPHABET
 
     while True:
         code = "".join(secrets.choice(ALPHABET) for _ in range(8))

@@ -25,10 +25,10 @@ def at_server_init():
     The dice system (`DICE_SYSTEM`, and its settings such as `V5_BESTIAL_FAILURE`) is built
     here once: an unknown key or a bad setting stops the start with a clear message in the log.
     An unexpected error in a command is one line for the player from here on
-    (`server.conf.player_errors`).
+    (`typeclasses.player_errors`).
     """
-    from server.conf import player_errors
-    from typeclasses.system import check_configured_system
+    from storyteller_dice.typeclasses import player_errors
+    from storyteller_dice.typeclasses.system import check_configured_system
 
     player_errors.install()
 
@@ -50,8 +50,8 @@ def at_server_start():
     it) are reported in the log, one line each, and to staff at their next login; they are
     not renamed (see the rulings there).
     """
-    from commands import pending
-    from typeclasses.names import report_bad_names
+    from storyteller_dice.commands import pending
+    from storyteller_dice.typeclasses.names import report_bad_names
 
     pending.connect_puppet_hook()
     pending.at_server_start()

@@ -41,8 +41,8 @@ def _codebase():
 
 def _system(key):
     """(key, title) of the configured dice system; the key itself if it does not load."""
-    from rules.errors import DiceError
-    from rules.systems import _key, get_system
+    from storyteller_dice.rules.errors import DiceError
+    from storyteller_dice.rules.systems import _key, get_system
 
     key = _key(key)
     try:

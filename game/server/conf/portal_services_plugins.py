@@ -22,10 +22,10 @@ def start_plugin_services(portal):
     portal - a reference to the main portal application.
 
     The AMP link to the other process is made safe from chunking first
-    (`server.conf.amp_framing`); the AMP service exists but is not started yet. It also
-    learns the Server's one message for many sessions (`server.conf.amp_batch`).
+    (`typeclasses.amp_framing`); the AMP service exists but is not started yet. It also
+    learns the Server's one message for many sessions (`typeclasses.amp_batch`).
     """
-    from server.conf import amp_batch, amp_framing
+    from storyteller_dice.typeclasses import amp_batch, amp_framing
 
     amp_framing.install()
     amp_batch.install_portal()

@@ -22,8 +22,8 @@ def start_plugin_services(server):
     server - a reference to the main server application.
 
     The AMP link to the other process is made safe from chunking first
-    (`server.conf.amp_framing`); the AMP service exists but is not started yet.
+    (`typeclasses.amp_framing`); the AMP service exists but is not started yet.
     """
-    from server.conf import amp_framing
+    from storyteller_dice.typeclasses import amp_framing
 
     amp_framing.install()

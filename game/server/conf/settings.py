@@ -51,13 +51,13 @@ AMP_PORT = _PORT_BASE + 6
 
 # The global input filter: control, escape and bidi characters never reach a command; screen
 # sizes are bounded and each session's commands take turns with everyone else's.
-SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
+SERVER_SESSION_CLASS = "storyteller_dice.typeclasses.serversession.ServerSession"
 # No traceback reaches a player: an untrapped command error is one line with a reference and
-# the traceback goes to the log (server.conf.player_errors, installed at server start).
+# the traceback goes to the log (typeclasses.player_errors, installed at server start).
 IN_GAME_ERRORS = False
 # A screen reader's text is stripped once, on the Server (server/conf/sessionhandler.py), so the
 # Portal never parses a player's escaped text a second time.
-SERVER_SESSION_HANDLER_CLASS = "server.conf.sessionhandler.ServerSessionHandler"
+SERVER_SESSION_HANDLER_CLASS = "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler"
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)

@@ -10,7 +10,7 @@ with a location in the game world (like Characters, Rooms, Exits).
 
 from evennia.objects.objects import DefaultObject
 
-from rules.display import without_control
+from storyteller_dice.rules.display import without_control
 
 from .names import shown_name
 

@@ -13,13 +13,13 @@ Evennia ones and the login screen's `connect`/`create` included, before any of t
 Overriding the `text` inputfunc instead would miss the other inputfuncs and lose to any later
 module in `INPUT_FUNC_MODULES` that defines `text`; a custom `COMMAND_PARSER` sees the line
 only after nick replacement and not at all for non-command input. The filter itself (what is
-removed, and the rulings) is `server.conf.inputfilter`.
+removed, and the rulings) is `typeclasses.inputfilter`.
 
 **Screen sizes.** The width and height a client reports lay out every reply, and reach the
 session's `protocol_flags` by four roads: the Portal's copy (NAWS, synced over), the
 `client_options` inputfunc (web client, GMCP `Core.Options`), the `option` command and the
 options an account saved. The flags are a `BoundedFlags`, which bounds the sizes however they
-are set (`server.conf.inputfilter.bounded_sizes`: 20-250 columns, 10-200 lines, anything not a
+are set (`typeclasses.inputfilter.bounded_sizes`: 20-250 columns, 10-200 lines, anything not a
 number ignored), so no road can bring a width of 3,000,000 or "abc".
 
 **Taking turns.** Evennia runs commands one at a time in the order they arrive, so sixty
@@ -43,7 +43,7 @@ at a line's end with a line saying how much was left out, and the cut is logged.
 width keeps every reply of ours far below this: it is the backstop for what a player can make
 any command print.
 
-settings.py enables it with `SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"`.
+settings.py enables it with `SERVER_SESSION_CLASS = "typeclasses.serversession.ServerSession"`.
 """
 
 from collections import deque
@@ -52,7 +52,7 @@ from django.conf import settings
 from evennia.server.serversession import ServerSession as BaseServerSession
 from twisted.internet import reactor
 
-from server.conf.inputfilter import bounded_sizes, clean_data
+from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
 
 #: Lines a session may have waiting for their turn (the Portal already lets through at most
 #: MAX_COMMAND_RATE a second); a paste of a few dozen commands still runs whole.

@@ -7,10 +7,10 @@ same name). Every global function defined here is an inputfunc: `name(session, *
   `Core.Options` (`client_options` over telnet) report `screenwidth`/`screenheight`; Evennia
   reads them with `int()`, so `"abc"` logged a traceback and threw away every other option
   sent with it, and `10**30` became the width every reply was laid out for. Here a size is
-  held within `server.conf.inputfilter.SIZE_BOUNDS` (20-250 columns, 10-200 lines) and one
+  held within `typeclasses.inputfilter.SIZE_BOUNDS` (20-250 columns, 10-200 lines) and one
   that is not a whole number is left out, quietly: the session keeps the size it had and the
   other options still apply. (The session's flags bound the sizes again whatever the road:
-  `server.conf.serversession.BoundedFlags`.)
+  `typeclasses.serversession.BoundedFlags`.)
 - `webclient_options`: Evennia's, which keeps whatever the web client sends on the account (its
   layout, hot buttons, settings), in the database, with no bound: one message could store
   megabytes. Here the options kept are at most `MAX_WEBCLIENT_OPTIONS` characters (as JSON,
@@ -25,7 +25,7 @@ from django.conf import settings
 from evennia.server import inputfuncs as _stock
 from evennia.utils import logger
 
-from server.conf.inputfilter import SIZE_BOUNDS, bounded_size
+from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
 
 MAX_WEBCLIENT_OPTIONS = 20_000
 

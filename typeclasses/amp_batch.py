@@ -10,7 +10,7 @@ roll's line differs only by the receiver's screen width (`commands.dice_base.Per
 room at 80 columns gets one text.
 
 **What.** While `batched()` is on (`commands.dice_base.send` turns it on around its receivers),
-the game's session handler (`server.conf.sessionhandler`) hands each message here after
+the game's session handler (`typeclasses.sessionhandler`) hands each message here after
 Evennia's own cleaning (`clean_senddata`, per session: the screen-reader text, options), instead
 of sending it. At the end, messages whose cleaned data is identical go out as one
 `MsgServer2PortalMany` command: the session ids and the data, pickled once. The Portal unpacks

@@ -3,7 +3,7 @@ The global input filter: what a client may put into a line of input.
 
 Every line a client sends (telnet, SSH, the web client over websocket or AJAX, before login
 as well as after) passes through `clean_line` before any command, stock Evennia ones included,
-sees it. The hook is `server.conf.serversession.ServerSession.data_in` (see there for why it
+sees it. The hook is `typeclasses.serversession.ServerSession.data_in` (see there for why it
 is that hook); this module is the filter itself, the standard library and `rules.display`'s
 width bounds only (no Evennia), so commands and tests can use it too.
 
@@ -28,7 +28,7 @@ Removed:
 **Sizes a client reports** (`bounded_sizes`): the screen width and height arrive from NAWS,
 from the web client's and GMCP's `client_options` and from the `option` command, and lay out
 every reply, so they are bounded where the session keeps them (see
-`server.conf.serversession`): a width is held to 20-250 columns and a height to 10-200
+`typeclasses.serversession`): a width is held to 20-250 columns and a height to 10-200
 lines; a size that is not a whole number (`"abc"`, a float, a list) is ignored, the session
 keeping the size it had. **Ruling:** 0 is no size (NAWS clients send it when they do not know)
 and is ignored too.
@@ -40,7 +40,7 @@ control character and is left for the commands to judge (see commands/speech.py)
 
 import re
 
-from rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
+from storyteller_dice.rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
 
 #: protocol flag: (smallest, largest) size a client may report.
 SIZE_BOUNDS = {"SCREENWIDTH": (MIN_WIDTH, MAX_WIDTH), "SCREENHEIGHT": (10, 200)}

@@ -326,8 +326,8 @@ def _system_entries():
     so that the +roll page fits one screen under every system. Every system has its entry,
     whichever is configured (the file entries are read once, at start).
     """
-    from rules.errors import DiceError
-    from rules.systems import SYSTEMS, get_system
+    from storyteller_dice.rules.errors import DiceError
+    from storyteller_dice.rules.systems import SYSTEMS, get_system
 
     entries = []
     for key in SYSTEMS:

@@ -1,6 +1,6 @@
 """
 The Server's session handler, with two changes: text for a screen reader is parsed once, and
-the same message to many sessions may go to the Portal as one (`server.conf.amp_batch`, whose
+the same message to many sessions may go to the Portal as one (`typeclasses.amp_batch`, whose
 docstring says why and how: `data_out` below hands it the cleaned messages while it holds them).
 
 **Why.** With `option screenreader=on` (or a client that asks for it), Evennia's Portal first
@@ -30,8 +30,8 @@ from django.conf import settings
 from evennia.server.sessionhandler import ServerSessionHandler as BaseServerSessionHandler
 from evennia.utils.ansi import parse_ansi
 
-from rules.display import inert
-from server.conf import amp_batch
+from storyteller_dice.rules.display import inert
+from storyteller_dice.typeclasses import amp_batch
 
 _SCREENREADER_STRIP = re.compile(settings.SCREENREADER_REGEX_STRIP, re.DOTALL | re.MULTILINE)
 # The send-instructions whose first argument is text a Portal parses.
