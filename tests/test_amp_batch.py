@@ -1,5 +1,5 @@
 """
-One Server -> Portal message for many sessions (game/server/conf/amp_batch.py): the same
+One Server -> Portal message for many sessions (typeclasses/amp_batch.py): the same
 cleaned message to many sessions is one AMP command, each session still gets its own copy of
 exactly what it got before, in its own order; nothing is batched for a Portal that has not
 said it takes the command; without `batched()` (or a link) nothing changes.

@@ -1,5 +1,5 @@
 """
-The Portal-Server AMP link (game/server/conf/amp_framing.py): TCP chunks cut where Evennia's
+The Portal-Server AMP link (typeclasses/amp_framing.py): TCP chunks cut where Evennia's
 own check took them for HTTP still deliver every box and keep the connection; a connection
 whose first bytes are HTTP is still refused.
 """

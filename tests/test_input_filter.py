@@ -1,6 +1,6 @@
 """
-The global input filter (game/server/conf/inputfilter.py) and its hook, ServerSession.data_in
-(game/server/conf/serversession.py): explicit strings, then the hook with a real session.
+The global input filter (typeclasses/inputfilter.py) and its hook, ServerSession.data_in
+(typeclasses/serversession.py): explicit strings, then the hook with a real session.
 """
 
 from unittest.mock import MagicMock
