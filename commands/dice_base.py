@@ -216,8 +216,16 @@ class Wing:
         """
         return result, None, lambda width: []
 
+    def keep(self, cmd, request, result, record, receivers):
+        """
+        State kept with the roll (remember it for a later command), written in the roll's own
+        transaction, once it is stored and before it is shown: one commit for both.
+        `receivers.entry` is the stored entry. Only database writes here, nothing sent: the
+        transaction may be tried again (a clash of codes).
+        """
+
     def rolled(self, cmd, request, result, record, receivers):
-        """After the roll was stored and shown (remember it for a later command, ...)."""
+        """After the roll was stored and shown (pay for it, tell someone more, ...)."""
 
     def sheet_flags(self, character):
         """The flags `Sheet.layout` shows (a frozenset of str)."""
@@ -387,11 +395,16 @@ def send(receivers, text, from_obj=None):
     Returns:
         list: the receivers, once each, in order.
     """
+    from storyteller_dice.typeclasses.amp_batch import batched
+
     told = distinct(receivers)
     if callable(text) and not isinstance(text, PerWidth):
         text = PerWidth(text)
-    for obj in told:
-        obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
+    # Each receiver's `msg()` and its hooks run as before; what they send is held, and the
+    # sessions sent the same go to the Portal as one message (a full room at one width: one).
+    with batched():
+        for obj in told:
+            obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
     return told
 
 
@@ -445,7 +458,7 @@ class Announced(list):
     text = ""
 
 
-def announce(caller, text, private=False, shared_with=(), record=None):
+def announce(caller, text, private=False, shared_with=(), record=None, keep=None):
     """
     Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
@@ -466,6 +479,9 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     the roll this one changes: a willpower reroll, a contest answer). Full list:
     `rolllog.api`. It is stored before anyone is told, and the text gets the entry's
     verification code at the end of its last line (`[code ABCD2345]`).
+
+    `keep` (callable receivers -> None, optional): state kept with a recorded roll (the
+    receivers' `entry` and `code` already set), written in the roll's own transaction.
     """
     location = caller.location
     if private or not location:
@@ -480,9 +496,13 @@ def announce(caller, text, private=False, shared_with=(), record=None):
     if record is not None:
         from storyteller_dice.rolllog import api as rolllog_api
 
-        entry = rolllog_api.store_roll(caller, record, private=private or not location,
-                                       receivers=receivers, shared_with=shared_with, text=stored)
-        receivers.entry, receivers.code = entry, entry.code
+        def kept(entry):
+            receivers.entry, receivers.code = entry, entry.code
+            if keep is not None:
+                keep(receivers)
+
+        entry = rolllog_api.store_roll(caller, record, private=private or not location, receivers=receivers,
+                                       shared_with=shared_with, text=stored, keep=kept)
         if render is not None:
             from storyteller_dice.rules.display import append_code
 

@@ -202,7 +202,11 @@ class CmdRoll(DiceCommand):
         }
         if initial is not None:
             record["initial"] = system.view(initial, request)
-        receivers = announce(caller, render, private=private, shared_with=shared, record=record)
+
+        def keep(receivers):  # the wing's state kept with the roll, in the roll's own commit
+            wing.keep(self, request, result, record, receivers)
+
+        receivers = announce(caller, render, private=private, shared_with=shared, record=record, keep=keep)
         wing.rolled(self, request, result, record, receivers)
 
 

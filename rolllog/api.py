@@ -75,7 +75,7 @@ from storyteller_dice.rules.engine import RollView
 from storyteller_dice.typeclasses.audience import distinct
 
 from . import codes, legacy, listing
-from .counting import insert_rows
+from .counting import insert_object, insert_rows
 from .models import RollEntry, RollFace
 
 MAX_CODE_TRIES = 20
@@ -233,7 +233,7 @@ def _save_with_code(entry, text, receivers=()):
 # ------------------------------------------------------------------------------ storing
 
 
-def store_roll(caller, record, private=False, receivers=(), shared_with=(), text="", room=None):
+def store_roll(caller, record, private=False, receivers=(), shared_with=(), text="", room=None, keep=None):
     """
     Store a roll (or a later change to one) and return the saved `RollEntry`.
 
@@ -249,6 +249,9 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         text (str): what is shown (colour markup allowed, player text already escaped);
             stored with the code appended, exactly as `announce` then sends it.
         room: where it happened (default: the caller's location).
+        keep (callable, optional): entry -> None, state kept with the roll (e.g. the
+            +willpower window), written in the entry's own transaction: one commit for both,
+            and never the state of a roll that was not stored.
     """
     record = dict(record or {})
     subject = record.get("subject")
@@ -294,29 +297,32 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         details=details,
         **fields,
     )
-    return _store(entry, text, listeners)
+    return _store(entry, text, listeners, keep)
 
 
-def _store(entry, text, listeners):
+def _store(entry, text, listeners, keep=None):
     """
     Save a new entry with its code, its receivers and every count kept of it, in one
     transaction and a fixed number of statements whatever the audience (a roll seen by 50
     costs what a roll seen by one does): the entry, its receivers (one insert), then each
     count in one statement of its own (`_count_day`, `_count_reach`, `_count_faces`).
 
-    The entry and its receivers are inserted in bulk, around `save()` and the many-to-many
-    `set()` (a select, an insert and a signal per call): so the model signals that count
+    The entry (`counting.insert_object`) and its receivers (in bulk) are inserted around
+    `save()` and the many-to-many `set()` (a select, an insert and a signal per call), and
+    `keep` (state kept with the roll) is written last: so the model signals that count
     saved entries (`rolllog.models`) do not run, and the counts they keep are made here, the
     same rows a rebuild would give (`rolllog.listing.rebuild`). A code clash undoes it all and
     is tried again (`_with_fresh_code`).
     """
 
     def write(entry):
-        RollEntry.objects.bulk_create([entry])
+        insert_object(entry)
         shown = _insert_receivers(entry, listeners)
         _count_day(entry)
         _count_reach(entry, shown)
         _count_faces(entry)
+        if keep is not None:
+            keep(entry)
 
     return _with_fresh_code(entry, text, write)
 

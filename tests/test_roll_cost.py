@@ -13,8 +13,9 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from tests.scene_helpers import Scene, cost, run
 
 # A public +roll, in a test's transaction: SAVEPOINT, the entry, its receivers, its day's
-# count, the room's visits, its faces, the face tally, RELEASE; then the +willpower window
-# (one UPDATE). A private roll adds its participants (one insert).
+# count, the room's visits, its faces, the face tally, the +willpower window (one UPDATE),
+# RELEASE: the window is written in the roll's own transaction (one commit outside a test).
+# A private roll adds its participants (one insert).
 PUBLIC_ROLL_STATEMENTS = 9
 PRIVATE_ROLL_STATEMENTS = 10
 COMMENT = ("she climbs the crumbling facade of the old cathedral in the rain, fingers searching for the "
@@ -49,6 +50,16 @@ class RollCostTest(Scene, EvenniaCommandTest):
         entry = RollEntry.objects.latest("id")
         self.assertEqual(entry.receivers.count(), 50)  # all 50 in one statement
         self.assertEqual(len(entry.receiver_names), 50)
+
+    def test_the_willpower_window_is_written_in_the_rolls_own_transaction(self):
+        self.scene(10, name="Ten")
+        _count, sql = self.roll_statements(None, " dex+2 vs 2")
+        self.assertTrue(sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT"), "\n".join(sql))
+        self.assertTrue(sql[-2].startswith('UPDATE "typeclasses_attribute"'), "\n".join(sql))
+        from storyteller_dice.commands.v5.willpower import last_roll
+        from storyteller_dice.rolllog.models import RollEntry
+
+        self.assertEqual(last_roll(self.char1).entry, RollEntry.objects.latest("id").id)
 
     def test_a_check_and_a_private_roll_too(self):
         from storyteller_dice.commands.rolls import CmdCheck

@@ -1,5 +1,7 @@
 """
-The Server's session handler, with one change: text for a screen reader is parsed once.
+The Server's session handler, with two changes: text for a screen reader is parsed once, and
+the same message to many sessions may go to the Portal as one (`typeclasses.amp_batch`, whose
+docstring says why and how: `data_out` below hands it the cleaned messages while it holds them).
 
 **Why.** With `option screenreader=on` (or a client that asks for it), Evennia's Portal first
 turns a message into plain text (`parse_ansi(..., strip_ansi=True)`: colour codes gone,
@@ -29,6 +31,7 @@ from evennia.server.sessionhandler import ServerSessionHandler as BaseServerSess
 from evennia.utils.ansi import parse_ansi
 
 from storyteller_dice.rules.display import inert
+from storyteller_dice.typeclasses import amp_batch
 
 _SCREENREADER_STRIP = re.compile(settings.SCREENREADER_REGEX_STRIP, re.DOTALL | re.MULTILINE)
 # The send-instructions whose first argument is text a Portal parses.
@@ -50,6 +53,12 @@ def _reads_aloud(session, options):
 
 class ServerSessionHandler(BaseServerSessionHandler):
     """Evennia's handler; a screen reader's text is stripped here, once (see the module)."""
+
+    def data_out(self, session, **kwargs):
+        """Evennia's, or the cleaned message held for a message to many (`amp_batch.batched`)."""
+        if not amp_batch.holding():
+            return super().data_out(session, **kwargs)
+        amp_batch.hold(session, self.clean_senddata(session, kwargs))
 
     def clean_senddata(self, session, kwargs):
         cleaned = super().clean_senddata(session, kwargs)

@@ -19,7 +19,7 @@ from ..dice_base import announce, split_comment, whole_number, width_of
 from ..rolls import named_audience, private_to, split_shared
 from .character import hunger, spend_willpower, willpower_left
 from .display import escape, fit, fitted, format_pool, format_reroll, format_roll
-from .willpower import LastRoll, audience, remember_roll
+from .willpower import LastRoll, remember_roll
 
 _WILLPOWER_SUFFIX = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
 _VS = re.compile(r"^(?P<pool>.*?)\s+vs\.?\s+(?P<difficulty>\S.*)$", re.IGNORECASE | re.DOTALL)
@@ -249,11 +249,13 @@ def extended_roll(cmd):
         "details": {"target": state.target, "total": state.total, "roll": state.rolls,
                     "complete": state.complete},
     }
-    receivers = announce(caller, fitted("\n".join(lines)), private=private, shared_with=shared, record=record)
     summary = f"extended roll {state.rolls} of " + format_pool(pool, result.pool, result.hunger_level, 1, False)
-    remember_roll(caller, ExtendedLastRoll(
-        caller, data["run"], state.rolls, result=result, summary=summary, difficulty_given=False, private=private,
-        record=record, entry=getattr(receivers, "entry", None),
-        receivers=receivers if receivers is not None else audience(caller, private, shared)))
+
+    def keep(receivers):  # the +willpower window, in the roll's own commit
+        remember_roll(caller, ExtendedLastRoll(
+            caller, data["run"], state.rolls, result=result, summary=summary, difficulty_given=False, private=private,
+            record=record, entry=receivers.entry, receivers=receivers))
+
+    announce(caller, fitted("\n".join(lines)), private=private, shared_with=shared, record=record, keep=keep)
 
 

@@ -126,15 +126,15 @@ After any roll, +willpower rerolls up to three regular dice and
         before, after = system.view(result, request), system.view(rerolled, request)
         return rerolled, result, lambda width: [format_reroll(before, after, "Willpower", width=width, detail="failures")]
 
-    def rolled(self, cmd, request, result, record, receivers):
-        from .willpower import LastRoll, audience, remember_roll
+    def keep(self, cmd, request, result, record, receivers):
+        """The +willpower window, in the roll's own commit."""
+        from .willpower import LastRoll, remember_roll
 
         given = request.target_given
         summary = format_pool(request.pool, result.pool, result.hunger_level, result.difficulty, given)
         remember_roll(cmd.caller, LastRoll(
             result=result, summary=summary, difficulty_given=given, private=cmd.private, record=record,
-            entry=getattr(receivers, "entry", None),
-            receivers=receivers if receivers is not None else audience(cmd.caller, cmd.private, cmd.shared)))
+            entry=receivers.entry, receivers=receivers))
 
     def sheet_flags(self, character):
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()

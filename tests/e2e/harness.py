@@ -217,6 +217,21 @@ def migrations_fingerprint() -> str | None:
     return digest.hexdigest()[:20]
 
 
+def copy_sqlite(source, target) -> None:
+    """
+    A consistent copy of an SQLite database, through SQLite's backup API: the game keeps its
+    database in write-ahead-log mode (game/server/conf/settings.py), where the newest pages may
+    still be in the -wal file beside it, so copying the .db3 file alone could miss them.
+    """
+    import sqlite3
+
+    Path(target).unlink(missing_ok=True)
+    with sqlite3.connect(str(source)) as src, sqlite3.connect(str(target)) as dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+
+
 def wait_for_port(host: str, port: int, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -591,7 +606,7 @@ class GameServer:
             if fingerprint:
                 cached = Path(self.db_cache_dir) / f"migrated-{fingerprint}.db3"
         if cached is not None and cached.exists():
-            shutil.copyfile(cached, self.db_path)
+            copy_sqlite(cached, self.db_path)
             return
         result = self.evennia("migrate")
         # Evennia's launcher exits 0 after its own errors (e.g. a settings module that does not
@@ -605,7 +620,7 @@ class GameServer:
             for old in cached.parent.glob("migrated-*.db3"):
                 old.unlink(missing_ok=True)
             partial = cached.with_suffix(f".{os.getpid()}.tmp")
-            shutil.copyfile(self.db_path, partial)
+            copy_sqlite(self.db_path, partial)
             partial.replace(cached)
 
     def _wait_fully_up(self, deadline: float) -> None:

@@ -21,6 +21,7 @@ def start_plugin_services(portal):
 
     portal - a reference to the main portal application.
     """
-    from storyteller_dice.typeclasses import amp_framing
+    from storyteller_dice.typeclasses import amp_batch, amp_framing
 
     amp_framing.install()
+    amp_batch.install_portal()
