@@ -5,8 +5,15 @@
  * offers, at start-up; with no internet access those requests fail and only add noise. This
  * one offers the fonts the game serves itself (DejaVu Sans Mono, from Evennia's static files)
  * and the browser's monospace font, with the same options menu and the same saved settings.
+ *
+ * The line height follows the font size: Evennia's stylesheet sets `line-height: .7rem`
+ * (11.2 px) below 480 px, for its own .5rem text; with the size chosen here (0.9em by default)
+ * every line was drawn over the one above it. A unitless 1.4 is Evennia's desktop spacing,
+ * at any size the menu offers.
  */
 let font_plugin = (function () {
+
+    const LINE_HEIGHT = "1.4";
 
     const font_urls = {
         'DejaVu Sans Mono': '/static/webclient/fonts/DejaVuSansMono.css',
@@ -26,6 +33,7 @@ let font_plugin = (function () {
         var family = getActiveFontFamily();
         $(document.body).css("font-family", family === "Monospace" ? "monospace" : "'" + family + "', monospace");
         $(document.body).css("font-size", getActiveFontSize() + "em");
+        $(document.body).css("line-height", LINE_HEIGHT);
     }
 
     var onFontFamily = function (evnt) {
