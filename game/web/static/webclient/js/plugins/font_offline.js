@@ -76,6 +76,7 @@ let font_plugin = (function () {
     return {
         init: init,
         onOptionsUI: onOptionsUI,
+        applyFont: applyFont,  // read the saved choice again (tests/e2e/test_website_web.py)
     }
 })();
 window.plugin_handler.add("font", font_plugin);
