@@ -8,12 +8,14 @@
  *
  * The line height follows the font size: Evennia's stylesheet sets `line-height: .7rem`
  * (11.2 px) below 480 px, for its own .5rem text; with the size chosen here (0.9em by default)
- * every line was drawn over the one above it. A unitless 1.4 is Evennia's desktop spacing,
- * at any size the menu offers.
+ * every line was drawn over the one above it. The text boxes of DejaVu Sans Mono are about
+ * 1.46em tall (21 px at 14.4 px; 10 px at 6.4 px), taller than Evennia's desktop 1.4em, so
+ * a line is 1.55em, and never less than the font and 7 px: no two lines overlap at any size
+ * the menu offers (tests/e2e/test_website_web.py measures the text boxes).
  */
 let font_plugin = (function () {
 
-    const LINE_HEIGHT = "1.4";
+    const LINE_HEIGHT = "max(1.55em, calc(1em + 7px))";
 
     const font_urls = {
         'DejaVu Sans Mono': '/static/webclient/fonts/DejaVuSansMono.css',
