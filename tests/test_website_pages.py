@@ -158,6 +158,11 @@ class OddsWithCharacterTest(OddsPageTest):
             page = self.client.get(url).content.decode()
             for target in ('href="/rolls/"', 'href="/rolls/odds/"', 'href="/rolls/fairness/"'):
                 self.assertIn(target, page, url)
+        # The site's menu (this game's website/_menu.html) names all three once logged in.
+        menu = self.client.get("/").content.decode()
+        for target in ('<a class="nav-link" href="/rolls/">Rolls</a>', '<a class="nav-link" href="/rolls/odds/">Odds</a>',
+                       '<a class="nav-link" href="/rolls/fairness/">Fairness</a>'):
+            self.assertIn(target, menu)
 
 
 ROLLS = {"v5": "10 vs 2", "v20": "10 vs 6", "seyruun": "10 vs 2", "whalefall": "10 vs (5,2)", "dicecheck": "12d(6+):3"}

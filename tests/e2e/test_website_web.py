@@ -298,7 +298,7 @@ def test_every_roll_mark_reads_at_aa_on_both_surfaces(game_server, new_player, b
     telnet.send("quit")
     base = game_server.web_url
     page = webclient(browsing, base, telnet.name, telnet.password)
-    for line in ("+check 20 vs 2", "+check 12 vs 9", "+odds 5 vs 2", "help"):
+    for line in ("help", "+odds 5 vs 2", "+check 20 vs 2", "+check 12 vs 9"):
         send(page, line)
     wait_for_all(page, r"(\[code [A-Z0-9]{8}\][\s\S]*){2}", r"total failure")
     page.wait_for_timeout(500)
