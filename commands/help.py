@@ -154,6 +154,10 @@ class CmdHelp(_StockHelp):
         "\nfinds every topic starting so (help +ro*); ~ ^ and : are read as spaces.\n"
     )
 
+    #: The topics (links in the web client): Evennia's |G is #008000, 4.1:1 on the web
+    #: client's black; bright green #00ff00 reads at 15.3:1 (WCAG AA asks 4.5).
+    index_topic_clr = "|g"
+
     def parse(self):
         self.args = self.args[: MAX_TOPIC_LENGTH * 4]  # room for /subtopics; the rest is not read
         super().parse()

@@ -45,10 +45,12 @@ HELP_ENTRY_DICTS = [
             |wPool|n: Attribute + Skill, +1 die for a Specialty you have, plus or
               minus modifiers; never under 1 die. |w+roll dex+stealth vs 2|n
             |wDifficulty|n: successes needed (2 routine, 3 standard, 4 hard, 5+ for
-              experts). Each 6-10 is a success; each pair of 10s adds 2 more.
+              experts). Each 6-10 is a success (shown green, 10s bright green);
+              each pair of 10s adds 2 more.
               Win by 0: bare, 1-2: solid, 3+: exceptional success.
             |wHunger dice|n: your Hunger (0-5) says how many dice of the pool are
-              Hunger dice, shown apart in red. They count like the others.
+              Hunger dice, shown apart in red (a success among them green). They
+              count like the others.
             |wMessy critical|n: a win with a pair of 10s where a 10 is a Hunger die:
               you win, but the Beast chooses how. Make it bloody.
             |wBestial failure|n: a roll that fails with a 1 on a Hunger die: the
@@ -77,7 +79,8 @@ HELP_ENTRY_DICTS = [
         "text": """
             Hunger (0-5) is the Beast's hold on a vampire. Your Hunger says how
             many dice of every pool are Hunger dice (all of them when the pool is
-            smaller); they are shown apart, in red.
+            smaller); they are shown apart after "Hunger:", in red (a success
+            among them green, a 1 or a 10 white on red).
 
             Hunger dice count successes like any other die, but:
               - a win with a pair of 10s, one of them on a Hunger die, is a

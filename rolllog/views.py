@@ -232,6 +232,67 @@ def _odds_fields(inputs, typed):
     return fields
 
 
+def _own_characters(account):
+    """The account's own characters that have a sheet, by name."""
+    from evennia.objects.models import ObjectDB
+
+    ids = list(api.own_character_ids(account))[:MAX_NAMED]
+    return [obj for obj in ObjectDB.objects.filter(id__in=ids).order_by("db_key") if hasattr(obj, "roller")]
+
+
+def _sheet_traits(character, chosen):
+    """The character's traits as the form offers them: name, label, dots, ticked."""
+    values = character.trait_table().values
+    return [{"name": name, "label": name.title(), "value": value, "checked": name in chosen}
+            for name, value in values.items()]
+
+
+def _pool_with_traits(traits, typed):
+    """The ticked traits joined as a pool, then what was typed in the Pool field (`+2`, `-1`, `+ brawl`)."""
+    typed = (typed or "").strip()
+    pool = "+".join(traits)
+    if pool and typed:
+        return pool + ("" if typed[:1] in "+-" else "+") + typed
+    return pool or typed
+
+
+def _character_odds(system, inputs, typed, character):
+    """
+    The odds of a pool of `character`'s, as `+odds` gives them to its player: the pool named
+    with the sheet's traits, and the character's own state (Hunger, wounds) over the page's
+    fields. **Ruling:** with a character chosen, what its sheet says wins over the fields, so
+    the page and `+odds` cannot disagree; a target that names another character needs the
+    game (it is read from their sheet with their consent), and is refused here.
+    """
+    import dataclasses
+
+    from storyteller_dice.rules.engine import read_odds_inputs
+    from storyteller_dice.rules.errors import DiceError
+
+    text, switches, page_roller = system.odds_args(read_odds_inputs(inputs, typed))
+    roller = character.roller()
+    roller = dataclasses.replace(roller, state={**page_roller.state, **roller.state})
+    request = system.parse(text, switches, roller=roller)
+    if request.get("needs_target"):
+        raise DiceError("A roll against another character's sheet: ask +odds in the game.")
+    return system.odds(request, roller)
+
+
+def _odds_character(request, account):
+    """(the account's characters, the one chosen or None, the traits ticked) from the request."""
+    characters = _own_characters(account)
+    typed = request.GET.get("character", "")
+    chosen = next((obj for obj in characters if str(obj.id) == typed.strip()), None)
+    ticked = [without_control(name)[:MAX_TYPED] for name in request.GET.getlist("trait")[:MAX_TRAITS]]
+    if chosen is not None:
+        known = chosen.trait_table().values
+        ticked = [name for name in known if name in ticked]  # the sheet's order, its names only
+    return characters, chosen, ticked if chosen is not None else []
+
+
+MAX_TRAITS = 20  # ticked traits read (a pool is at most 80 characters anyway)
+
+
 @login_required
 def odds(request):
     """
@@ -254,10 +315,15 @@ def odds(request):
     inputs = system.odds_inputs
     typed = {item.name: without_control(request.GET[item.name])[:MAX_TYPED]
              for item in inputs if item.name in request.GET}
+    characters, character, ticked = _odds_character(request, request.user)
+    asked = dict(typed, pool=_pool_with_traits(ticked, typed.get("pool")))
     view, error, rows, svg, notes = None, "", [], "", []
-    if (typed.get("pool") or "").strip():
+    if asked["pool"].strip():
         try:
-            view = system.odds_of(read_odds_inputs(inputs, typed))
+            if character is not None:
+                view = _character_odds(system, inputs, asked, character)
+            else:
+                view = system.odds_of(read_odds_inputs(inputs, asked))
         except DiceError as err:
             error = str(err)
     if view is not None:
@@ -277,5 +343,8 @@ def odds(request):
         "notes": notes,
         "svg": svg,
         "error": error,
+        "characters": [(obj.id, obj.key) for obj in characters],
+        "character": character,
+        "traits": _sheet_traits(character, ticked) if character is not None else [],
     }
     return render(request, "rolllog/odds.html", context)

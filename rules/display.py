@@ -137,19 +137,34 @@ CHART_MIN = Fraction(5, 10000)  # 0.05%: rarer scores at the ends go into the "â
 MAX_BAR = 40
 BAR = "#"
 
+#: The looks of the roll marks, each legible at WCAG AA (contrast 4.5:1 or more) on the black
+#: of Evennia's web client with its stock palette, so no host needs a stylesheet for them
+#: (Evennia's own colours: |R #800000 is 1.9:1, |G #008000 4.1:1, white on |[r #ff0000 4.0:1).
+#: On telnet these are xterm-256 colours; a client without them gets the nearest of its 16.
+#: White on #df0000 (|[400): 5.1:1.
+BADGE = "|[400|w"
+#: A success that is not a 10 (#00af00: 7.1:1), apart from the 10s' bright green (|g, 15.3:1).
+SUCCESS_STYLE = "|030"
+#: A 1 that cancels or botches, a total failure (#ff5f5f: 7.1:1), apart from the Hunger red (|r).
+DIRE_STYLE = "|511"
+
 #: A die's colour: the first rule whose marks the die all has (so combinations come first).
+#: **Ruling:** every die that scores is marked, in every system (a V5 6-9, a Dice Check hit, a
+#: Whalefall die that met the face): what a roll's score counts can be seen, not only its 10s.
 MARK_STYLES = (
-    (frozenset({"hunger", "ten"}), "|[r|w"),
-    (frozenset({"hunger", "one"}), "|[r|w"),
+    (frozenset({"hunger", "ten"}), BADGE),
+    (frozenset({"hunger", "one"}), BADGE),
+    (frozenset({"hunger", "success"}), SUCCESS_STYLE),
     (frozenset({"hunger"}), "|r"),
     (frozenset({"cancelled"}), "|x"),
-    (frozenset({"cancels"}), "|R"),
+    (frozenset({"cancels"}), DIRE_STYLE),
     (frozenset({"chance", "ten"}), "|g"),
-    (frozenset({"chance", "one"}), "|[r|w"),
+    (frozenset({"chance", "one"}), BADGE),
     (frozenset({"chance"}), "|c"),
     (frozenset({"double"}), "|g"),
     (frozenset({"ten"}), "|g"),
-    (frozenset({"one"}), "|R"),
+    (frozenset({"one"}), DIRE_STYLE),
+    (frozenset({"success"}), SUCCESS_STYLE),
 )
 #: Looks added in front of the colour, for each of these marks a die has.
 MODIFIER_STYLES = ((REROLLED, "|u"),)
@@ -159,11 +174,11 @@ LABEL_STYLES = (("hunger", "|r"), ("chance", "|c"))
 TONE_STYLES = {
     "triumph": "|g",
     "good": "|g",
-    "mixed": "|[r|w",
+    "mixed": BADGE,
     "neutral": "",
     "bad": "|y",
-    "dire": "|R",
-    "disaster": "|[r|w",
+    "dire": DIRE_STYLE,
+    "disaster": BADGE,
 }
 
 # ---------------------------------------------------------------- escaping
@@ -642,7 +657,7 @@ def _die_style(die):
 
 
 def format_die(die, modifiers=True):
-    """One face with its look (`|g10|n`, `|[r|w1|n`, `7`); `modifiers=False`: colour only."""
+    """One face with its look (`|g10|n`, `|[400|w1|n`, `|0307|n`, `3`); `modifiers=False`: colour only."""
     style = _die_style(die) if modifiers else next(
         (style for needed, style in MARK_STYLES if needed <= die.marks), "")
     return f"{style}{die.face}|n" if style else str(die.face)
@@ -660,7 +675,7 @@ def _group_label(group):
 
 
 def format_group(group):
-    """`Dice: 2 6 |g10|n`, `|rHunger:|n |[r|w1|n |r7|n`, `Dice (d8): 3 8`."""
+    """`Dice: 2 6 |g10|n`, `|rHunger:|n |[400|w1|n |r3|n`, `Dice (d8): 3 8`."""
     faces = " ".join(format_die(die) for die in group.dice) or "none"
     label = _group_label(group)
     return f"{label} {faces}" if label else faces

@@ -408,6 +408,9 @@ class Sheet:
     specialty_words = ("Specialty", "Specialties")
     #: what `+stat <word> <trait>=<name>` accepts as that word (the first is the one shown)
     specialty_keywords = ("spec", "specialty", "specialties")
+    #: the sheet flags (kept on the character, set by the system's commands) that `layout`
+    #: shows, so a page that is not a command (the website's) lays the sheet out the same
+    layout_flags = frozenset()
 
     def defaults(self):
         """Every settable trait with its starting value."""

@@ -64,6 +64,7 @@ class V5Sheet(Sheet):
     """The V5 sheet of `rules.v5_sheet`."""
 
     staff_only = frozenset({"hunger"})
+    layout_flags = frozenset({"frenzy"})
 
     def defaults(self):
         return {trait: v5_sheet.default_value(trait) for trait in v5_sheet.settable_traits()}

@@ -37,21 +37,24 @@ def joined(typed):
 
 
 class _Old:
-    """commands/dice_display.py and commands/sheet.py as they were (V5 only), as the oracle."""
+    """commands/dice_display.py and commands/sheet.py as they were (V5 only), as the oracle, with
+    the colours at WCAG AA (every success marked |030, white on |[400, a total failure |511)."""
 
-    COLOURS = {"messy_critical": "|[r|w", "critical": "|g", "exceptional": "|g", "solid": "|g", "bare": "|g",
-               "bestial_failure": "|[r|w", "total_failure": "|R", "failure": "|y"}
+    COLOURS = {"messy_critical": "|[400|w", "critical": "|g", "exceptional": "|g", "solid": "|g", "bare": "|g",
+               "bestial_failure": "|[400|w", "total_failure": "|511", "failure": "|y"}
 
     @staticmethod
     def regular_face(face, rerolled=False):
         mark = "|u" if rerolled else ""
         if face == 10:
             return f"{mark}|g10|n"
+        if face >= 6:
+            return f"{mark}|030{face}|n"
         return f"{mark}{face}|n" if mark else str(face)
 
     @staticmethod
     def hunger_face(face):
-        return f"|[r|w{face}|n" if face in (1, 10) else f"|r{face}|n"
+        return f"|[400|w{face}|n" if face in (1, 10) else f"|030{face}|n" if face >= 6 else f"|r{face}|n"
 
     @classmethod
     def faces(cls, result):
@@ -122,7 +125,7 @@ class _Old:
         lines.append("|wDisciplines:|n " + (", ".join(known) if known else "none"))
         lines.append(f"|wHunger|n {values['hunger']}   |wHumanity|n {values['humanity']} "
                      f"(Stains {values['stains']})   |wBlood Potency|n {values['blood potency']}"
-                     + ("   |[r|wIN FRENZY|n" if frenzy else ""))
+                     + ("   |[400|wIN FRENZY|n" if frenzy else ""))
         for track, maximum in (("willpower", v5_sheet.willpower_max(values)),
                                ("health", v5_sheet.health_max(values))):
             sup, agg = values[f"{track} superficial"], values[f"{track} aggravated"]
@@ -167,7 +170,7 @@ def test_without_control_keeps_its_behaviour():
 
 @pytest.mark.parametrize("markup, length", [
     ("plain", 5), ("|g10|n", 2), ("||", 1), ("|||r", 1), ("||||", 2), ("{{", 1), ("{", 1),
-    ("|[r|wx|n", 1), ("|#ff0000x|[#00f", 1), ("|555x|[123|=a|[=zy", 2), ("|!Rx|[Ry", 2),
+    ("|[400|wx|n", 1), ("|#ff0000x|[#00f", 1), ("|555x|[123|=a|[=zy", 2), ("|!Rx|[Ry", 2),
     ("|/", 2), ("|>", 4), ("|-", 1), ("|_", 1), ("|", 1), ("|q", 2), ("|[r", 0), ("|||[r", 4),
     ("|lcquit|ltclick|le", 5), ("|luhttp://x|ltgo|le", 8), ("|||Hlcquit", 7), ("", 0),
 ])
@@ -176,7 +179,7 @@ def test_visible_len(markup, length):
 
 
 def test_wrap_leaves_a_line_that_fits_alone():
-    line = "  Dice: 2 6 |g10|n  |rHunger:|n |[r|w1|n  =>  3   spaces kept  "
+    line = "  Dice: 2 |0306|n |g10|n  |rHunger:|n |[400|w1|n  =>  3   spaces kept  "
     assert wrap(line, 80) == [line]
 
 
@@ -191,7 +194,7 @@ def test_wrap_hanging_indent_beyond_the_line_own():
 def test_wrap_carries_colour_over_a_break():
     assert wrap("aaaa bbbb |rcccc dddd eeee ffff|n gggg", 20) == [
         "aaaa bbbb |rcccc dddd|n", "  |reeee ffff|n gggg"]
-    assert wrap("|[r|wred red red red red red|n", 20) == ["|[r|wred red red red red|n", "  |[r|wred|n"]
+    assert wrap("|[400|wred red red red red red|n", 20) == ["|[400|wred red red red red|n", "  |[400|wred|n"]
 
 
 def test_wrap_never_splits_a_code_an_escape_or_the_verification_code():
@@ -233,7 +236,7 @@ def test_v5_normal_roll():
     request, result, view = v5_roll("3+2 vs 2", 1, [2, 6, 7, 4, 3])
     text = format_roll(view, "Anna", comment="sneaking past")
     assert text == ("|w[Roll]|n Anna rolls 3 + 2 = 5 (5 dice), Hunger 1, vs 2 # sneaking past\n"
-                    "  Dice: 2 6 7 4  |rHunger:|n |r3|n  =>  2 successes: |gbare success|n (margin +0)")
+                    "  Dice: 2 |0306|n |0307|n 4  |rHunger:|n |r3|n  =>  2 successes: |gbare success|n (margin +0)")
     assert text == _Old.roll("Anna", request.pool, result, True, "sneaking past")
 
 
@@ -241,12 +244,12 @@ def test_v5_messy_critical():
     request, result, view = v5_roll("3+2 vs 3", 2, [2, 6, 10, 1, 10])
     text = format_roll(view, "Anna", comment="x", width=200)
     assert text == ("|w[Roll]|n Anna rolls 3 + 2 = 5 (5 dice), Hunger 2, vs 3 # x\n"
-                    "  Dice: 2 6 |g10|n  |rHunger:|n |[r|w1|n |[r|w10|n  =>  5 successes: "
-                    "|[r|wmessy critical|n (margin +2, solid success)")
+                    "  Dice: 2 |0306|n |g10|n  |rHunger:|n |[400|w1|n |[400|w10|n  =>  5 successes: "
+                    "|[400|wmessy critical|n (margin +2, solid success)")
     assert text == _Old.roll("Anna", request.pool, result, True, "x")
     # At 80 columns the body is 85 wide: it wraps, with the colour of the outcome carried.
     assert format_roll(view, "Anna", comment="x").split("\n")[1:] == [
-        "  Dice: 2 6 |g10|n  |rHunger:|n |[r|w1|n |[r|w10|n  =>  5 successes: |[r|wmessy critical|n (margin +2, solid",
+        "  Dice: 2 |0306|n |g10|n  |rHunger:|n |[400|w1|n |[400|w10|n  =>  5 successes: |[400|wmessy critical|n (margin +2, solid",
         "    success)"]
 
 
@@ -254,7 +257,7 @@ def test_v5_bestial_failure_private():
     request, result, view = v5_roll("5 vs 2", 1, [2, 6, 3, 4, 1])
     text = format_roll(view, "Anna", private_to=["Anna", "Bob", "staff"])
     assert text == ("|w[Private roll]|n Anna rolls 5 dice, Hunger 1, vs 2\n"
-                    "  Dice: 2 6 3 4  |rHunger:|n |[r|w1|n  =>  1 success: |[r|wbestial failure|n (margin -1)\n"
+                    "  Dice: 2 |0306|n 3 4  |rHunger:|n |[400|w1|n  =>  1 success: |[400|wbestial failure|n (margin -1)\n"
                     "  (private: shown to Anna, Bob, staff)")
     assert text == _Old.roll("Anna", request.pool, result, True, private_to=["Anna", "Bob", "staff"])
 
@@ -262,7 +265,7 @@ def test_v5_bestial_failure_private():
 def test_v5_no_difficulty_and_a_check():
     request, result, view = v5_roll("5", 0, [2, 6, 3, 4, 7])
     text = format_roll(view, "Anna", verb="checks")
-    assert text == "|w[Roll]|n Anna checks 5 dice, Hunger 0\n  Dice: 2 6 3 4 7  =>  2 successes: |gsuccess|n"
+    assert text == "|w[Roll]|n Anna checks 5 dice, Hunger 0\n  Dice: 2 |0306|n 3 4 |0307|n  =>  2 successes: |gsuccess|n"
     assert text == _Old.roll("Anna", request.pool, result, False, title="checks")
 
 
@@ -271,18 +274,19 @@ def test_v5_rerolled_dice():
     after = v5.reroll(result, [0, 2], rng=FixedFaces([10, 7]))
     after_view = SYSTEM.view(after, request)
     text = format_reroll(view, after_view, "Willpower", width=200, detail="failures")
-    assert text == ("  |wWillpower|n (failures): rerolled 2 3 -> |g10|n 7\n"
-                    "  Dice: |u|g10|n 6 |u7|n |g10|n  |rHunger:|n |r7|n  =>  7 successes: "
+    assert text == ("  |wWillpower|n (failures): rerolled 2 3 -> |g10|n |0307|n\n"
+                    "  Dice: |u|g10|n |0306|n |u|0307|n |g10|n  |rHunger:|n |0307|n  =>  7 successes: "
                     "|gcritical success|n (margin +4, exceptional success)")
     assert text == _Old.reroll(result, after, "failures")
     assert format_roll(after_view, "Anna", width=200) == _Old.roll("Anna", request.pool, after)
     assert format_reroll(view, view, "Willpower").startswith("  |wWillpower|n: rerolled no dice\n")
 
 
-def test_v5_total_failure_keeps_its_dark_red():
-    """Tone "dire" (worse than a plain failure, short of a disaster) is dark red, as before."""
+def test_v5_total_failure_keeps_its_red():
+    """Tone "dire" (worse than a plain failure, short of a disaster) is a light red: Evennia's
+    dark red |R is 1.9:1 on the web client's black, |511 (#ff5f5f) 7.1:1."""
     _, _, view = v5_roll("5 vs 2", 0, [2, 3, 3, 4, 1])
-    assert format_outcome(view) == "0 successes: |Rtotal failure|n (margin -2)"
+    assert format_outcome(view) == "0 successes: |511total failure|n (margin -2)"
 
 
 # ------------------------------------------------------------------ other marks and shapes
@@ -304,14 +308,14 @@ def test_cancelled_cancels_and_double():
                    score=3, notes=("one 1 cancelled a success",))
     assert format_roll(view, "Vesper", verb="rolls") == (
         "|w[Roll]|n Vesper rolls 5 dice, vs 6\n"
-        "  Dice: 7 |R1|n |x8|n 3 |g10|n  =>  3 successes: |gsuccess|n (one 1 cancelled a success)")
+        "  Dice: |0307|n |5111|n |x8|n 3 |g10|n  =>  3 successes: |gsuccess|n (one 1 cancelled a success)")
 
 
 def test_chance_die_group_and_a_botch():
     view = view_of([DiceGroup("Chance die", (die(1, CHANCE, ONE),))], score=0,
                    outcome=("botch", "botch", "disaster"), target="")
-    assert format_dice(view) == "|cChance die:|n |[r|w1|n"
-    assert format_outcome(view) == "0 successes: |[r|wbotch|n"
+    assert format_dice(view) == "|cChance die:|n |[400|w1|n"
+    assert format_outcome(view) == "0 successes: |[400|wbotch|n"
     assert format_dice(view_of([DiceGroup("Chance die", (die(10, CHANCE, TEN, SUCCESS),))])) == \
         "|cChance die:|n |g10|n"
 
@@ -323,7 +327,7 @@ def test_other_die_sizes_and_notes():
                    notes=("needs 2 hits of 5+", "Injured: -1 die"), pool="Athletics 4 = 4 dice")
     assert format_roll(view, "Rook", width=120) == (
         "|w[Roll]|n Rook rolls Athletics 4 = 4 dice, (5,2)\n"
-        "  Dice (d8): 8 3 |R1|n  Bonus d8: 5  =>  2 hits: |gmet|n (needs 2 hits of 5+; Injured: -1 die)")
+        "  Dice (d8): |0308|n 3 |5111|n  Bonus d8: |0305|n  =>  2 hits: |gmet|n (needs 2 hits of 5+; Injured: -1 die)")
 
 
 def test_no_score_no_dice_neutral_tone():
@@ -356,7 +360,7 @@ def test_long_comment_and_code_at_80():
     assert lines[0] == "|w[Roll]|n Anna rolls 7 dice, Hunger 2, vs 2 # " + "w" * 37
     assert lines[1:4] == ["  " + "w" * 78, "  " + "w" * 78, "  " + "w" * 7]
     assert lines[4:] == [
-        "  Dice: |g10|n 6 3 2 9  |rHunger:|n |[r|w1|n |[r|w10|n  =>  6 successes: |[r|wmessy critical|n (margin +4,",
+        "  Dice: |g10|n |0306|n 3 2 |0309|n  |rHunger:|n |[400|w1|n |[400|w10|n  =>  6 successes: |[400|wmessy critical|n (margin +4,",
         "    exceptional success) [code ABCD2345]"]
 
 
@@ -452,12 +456,12 @@ def test_v5_odds():
     view = SYSTEM.odds(SYSTEM.parse("7 vs 3"), Roller(state={"hunger": 2}))
     assert format_odds(view) == (
         "|w[Odds]|n 7 dice, Hunger 2, vs 3\n"
-        "  |[r|wmessy critical|n           8.4%\n"
+        "  |[400|wmessy critical|n           8.4%\n"
         "  |gcritical success|n         6.6%\n"
         "  |gsuccess (not critical)|n  63.0%\n"
         "  |yfailure|n                 15.3%\n"
-        "  |Rtotal failure|n            0.5%\n"
-        "  |[r|wbestial failure|n          6.2%\n"
+        "  |511total failure|n            0.5%\n"
+        "  |[400|wbestial failure|n          6.2%\n"
         "  expected successes 3.80\n"
         "  Successes:\n"
         "     0   0.8% #\n"

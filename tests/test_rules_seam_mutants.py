@@ -498,11 +498,13 @@ def test_format_reroll_edges():
     # at its place shows only its new one.
     after = _view([DiceGroup("Dice", tuple(_die(face, REROLLED, SUCCESS) for face in (7, 8, 9)))], score=3)
     assert format_reroll(before, after, "Willpower") == (
-        "  |wWillpower|n: rerolled |g10|n 3 -> 7 8 9\n  Dice: |u7|n |u8|n |u9|n  =>  3 successes: |gsuccess|n")
+        "  |wWillpower|n: rerolled |g10|n 3 -> |0307|n |0308|n |0309|n\n"
+        "  Dice: |u|0307|n |u|0308|n |u|0309|n  =>  3 successes: |gsuccess|n")
     # 81 columns: wrapped at the default 80.
     wide = _view([DiceGroup("Dice", (_die(7, REROLLED, SUCCESS),))], notes=("n" * 45,))
     assert format_reroll(before, wide, "Willpower") == (
-        "  |wWillpower|n: rerolled |g10|n -> 7\n  Dice: |u7|n  =>  1 success: |gsuccess|n\n    (" + "n" * 45 + ")")
+        "  |wWillpower|n: rerolled |g10|n -> |0307|n\n  Dice: |u|0307|n  =>  1 success: |gsuccess|n\n    ("
+        + "n" * 45 + ")")
 
 
 # ---------------------------------------------------------------- display: odds

@@ -162,6 +162,12 @@ class DiceCharacterMixin:
     def trait(self, name):
         return self.sheet_values[name]
 
+    def sheet_layout(self):
+        """The sheet as `Sheet.layout` lays it out (`rules.engine.SheetSection`s), its flags read here."""
+        sheet = self.sheet
+        flags = frozenset(name for name in sheet.layout_flags if self.flag(name))
+        return sheet.layout(self.sheet_values, self.specialties, flags)
+
     def roller(self):
         """This character as the rules see it (`rules.engine.Roller`): name, traits, state."""
         return self.dice_system().roller(self.key, self.sheet_values, self.specialties)

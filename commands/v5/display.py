@@ -9,20 +9,21 @@ Player text goes through `escape` (see `rules.display`).
 
 from storyteller_dice.rules.v5 import OUTCOME_LABELS
 
-from storyteller_dice.rules.display import escape, without_control, wrap  # noqa: F401 - re-exported for the wing
+from storyteller_dice.rules.display import (BADGE, DIRE_STYLE, SUCCESS_STYLE, escape, without_control,  # noqa: F401
+                                            wrap)  # escape, without_control, wrap: re-exported for the wing
 
 PREFIX = "|w[Roll]|n"
 PRIVATE_PREFIX = "|w[Private roll]|n"
 MAX_COMMENT = 200
 
 OUTCOME_COLOURS = {
-    "messy_critical": "|[r|w",
+    "messy_critical": BADGE,
     "critical": "|g",
     "exceptional": "|g",
     "solid": "|g",
     "bare": "|g",
-    "bestial_failure": "|[r|w",
-    "total_failure": "|R",
+    "bestial_failure": BADGE,
+    "total_failure": DIRE_STYLE,
     "failure": "|y",
 }
 
@@ -42,12 +43,16 @@ def regular_face(face, rerolled=False):
     mark = "|u" if rerolled else ""
     if face == 10:
         return f"{mark}|g10|n"
+    if face >= 6:
+        return f"{mark}{SUCCESS_STYLE}{face}|n"
     return f"{mark}{face}|n" if mark else str(face)
 
 
 def hunger_face(face):
     if face in (1, 10):
-        return f"|[r|w{face}|n"
+        return f"{BADGE}{face}|n"
+    if face >= 6:
+        return f"{SUCCESS_STYLE}{face}|n"
     return f"|r{face}|n"
 
 

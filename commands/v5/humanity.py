@@ -17,7 +17,7 @@ from storyteller_dice.rules.randomness import get_rng
 from ..dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
                         tell_room, whole_number)
 from .character import has_sheet, in_frenzy, set_frenzy, willpower_left
-from .display import MAX_COMMENT, escape, fitted, format_faces, format_outcome
+from .display import BADGE, MAX_COMMENT, escape, fitted, format_faces, format_outcome
 from .willpower import NotRerollable, remember_roll
 
 REMORSE_PREFIX = "|w[Remorse]|n"
@@ -102,7 +102,7 @@ class CmdRemorse(DiceCommand):
         if result.kept:
             verdict = f"|gHumanity kept at {result.humanity_after}|n; Stains cleared."
         elif result.lost_to_the_beast:
-            verdict = "|[r|wHumanity drops to 0|n: the Beast has won; Stains cleared."
+            verdict = f"{BADGE}Humanity drops to 0|n: the Beast has won; Stains cleared."
         else:
             verdict = f"|yHumanity drops to {result.humanity_after}|n; Stains cleared."
         text = fitted(f"{header}\n  {format_faces(result.roll)}  =>  {result.roll.successes} {noun}: {verdict}")

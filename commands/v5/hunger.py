@@ -14,7 +14,7 @@ from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import DiceCommand, announce, find_character, is_staff, record_action, send, whole_number
 from .character import has_sheet, hunger
-from .display import escape, fit
+from .display import BADGE, escape, fit
 from .willpower import NotRerollable, remember_roll
 
 PREFIX = "|w[Rouse]|n"
@@ -79,7 +79,7 @@ def format_rouse(actor, subject, result):
         label = "Rouse die" if count == 1 else f"Check {number}"
         if check.cannot_rouse:
             # At Hunger 5 no die is rolled (rules.v5_rouse): the line says so, not "None".
-            lines.append(f"  {label}: no die  =>  |[r|wcannot rouse|n: {v5_rouse.CANNOT_ROUSE}")
+            lines.append(f"  {label}: no die  =>  {BADGE}cannot rouse|n: {v5_rouse.CANNOT_ROUSE}")
             continue
         dice = str(check.face)
         if check.reroll is not None:

@@ -18,7 +18,7 @@ from storyteller_dice.rules.randomness import get_rng
 from ..dice_base import announce, split_comment, whole_number, width_of
 from ..rolls import named_audience, private_to, split_shared
 from .character import hunger, spend_willpower, willpower_left
-from .display import escape, fit, fitted, format_pool, format_reroll, format_roll
+from .display import BADGE, escape, fit, fitted, format_pool, format_reroll, format_roll
 from .willpower import LastRoll, remember_roll
 
 _WILLPOWER_SUFFIX = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
@@ -122,7 +122,7 @@ def extended_progress(state, result=None):
     if state.complete:
         text += ": |gcomplete|n"
     if result is not None and result.bestial_failure:
-        text += " (|[r|wbestial failure|n on this roll: the total is kept)"
+        text += f" ({BADGE}bestial failure|n on this roll: the total is kept)"
     return text + "."
 
 

@@ -4,7 +4,7 @@ End to end, in Chromium (the same headless set-up as test_web.py): what a newcom
 - The home page names the game, gives the telnet port the server really listens on (from
   GAME_PORT_BASE) and links to the web client and the Rolls page.
 - In the web client, every colour a roll is drawn in reads at WCAG AA (contrast at least
-  4.5:1) on the client's black background, "total failure" (|R) included, measured from the
+  4.5:1) on the client's black background, "total failure" included, measured from the
   browser's computed styles.
 
 Screenshots go to E2E_SCREENSHOT_DIR when set (e.g. /tmp/screens), never into the repository.
@@ -96,14 +96,15 @@ def test_webclient_roll_colours_meet_aa(game_server, new_player, page):
     page_bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert "rgb(0, 0, 0)" in (window_bg, page_bg)
 
-    # The classes whatever the dice showed: "total failure" (|R) and white on red (|[r|w).
+    # The classes whatever the dice showed: "total failure" (|511), white on red (|[400|w), a
+    # success (|030).
     page.evaluate("""() => {
         const w = document.querySelector('#messagewindow');
         const probe = document.createElement('div');
         probe.id = 'colour-probe';
-        probe.innerHTML = '<span class="color-001">total failure</span> '
-            + '<span class="bgcolor-196 color-015">messy critical</span> '
-            + '<span class="color-009">Hunger:</span> <span class="color-010">10</span> '
+        probe.innerHTML = '<span class="color-203">total failure</span> '
+            + '<span class="bgcolor-160 color-015">messy critical</span> '
+            + '<span class="color-009">Hunger:</span> <span class="color-010">10</span> <span class="color-034">7</span> '
             + '<span class="color-011">failure</span> <span class="color-015">[Roll]</span>';
         w.appendChild(probe);
     }""")
@@ -116,9 +117,9 @@ def test_webclient_roll_colours_meet_aa(game_server, new_player, page):
         seen.setdefault((span["cls"], span["color"], bg), ratio)
     low = {key: round(ratio, 2) for key, ratio in seen.items() if ratio < 4.5}
     assert not low, low
-    total = page.locator("#colour-probe .color-001")
-    assert total.evaluate("el => getComputedStyle(el).color") == "rgb(255, 85, 85)"
-    assert contrast("rgb(255, 85, 85)", black) >= 4.5
+    total = page.locator("#colour-probe .color-203")
+    assert total.evaluate("el => getComputedStyle(el).color") == "rgb(255, 95, 95)"
+    assert contrast("rgb(255, 95, 95)", black) >= 4.5
     # The probe is not a roll: take it away before the screenshot.
     page.evaluate("() => document.querySelector('#colour-probe').remove()")
     print("colour contrasts:", {f"{k[0]} {k[1]} on {k[2]}": round(v, 2) for k, v in seen.items()})

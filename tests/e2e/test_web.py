@@ -123,16 +123,18 @@ def test_webclient_roll_then_find_it_on_the_roll_log(game_server, new_player, pa
     assert re.search(r"Dice: (\d+ ){2}\d+  Hunger: \d+  =>  \d+ success", text), text
 
     # The same highlighting as on telnet: Hunger dice in red, Hunger 1s and 10s (and messy
-    # criticals / bestial failures) white on red, regular 10s green.
+    # criticals / bestial failures) white on red, 10s bright green, other successes green.
     hunger_label = page.locator("#messagewindow span.color-009", has_text="Hunger:").last
     assert hunger_label.evaluate("el => getComputedStyle(el).color") == "rgb(255, 0, 0)"
     hunger_face = hunger_label.locator("xpath=following-sibling::span[1]")
     classes = hunger_face.get_attribute("class")
     face = int(hunger_face.inner_text())
     if face in (1, 10):
-        assert "bgcolor-196" in classes
-        # white on #d70000 (webclient/css/dice.css: 5.4:1; Evennia's #ff0000 is 4.0:1)
-        assert hunger_face.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(215, 0, 0)"
+        assert "bgcolor-160" in classes
+        # white on #df0000 (|[400: 5.1:1; Evennia's |[r #ff0000 is 4.0:1)
+        assert hunger_face.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(223, 0, 0)"
+    elif face >= 6:
+        assert classes == "color-034"  # a success: |030 #00af00
     else:
         assert classes == "color-009"
     shoot(page, "webclient")

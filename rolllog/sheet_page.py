@@ -1,0 +1,82 @@
+"""
+The website's character pages with the dice system's sheet (README, "Add to an existing
+game": the host puts `sheet_page.urlpatterns` first in its `web/website/urls.py`).
+
+- `/characters/detail/<slug>/<id>/`: Evennia's character detail page, with the sheet of the
+  configured system laid out as `+sheet` lays it (`Sheet.layout`), shown to the character's
+  own player and to staff only (as `+sheet <character>`; everyone else sees the name and the
+  description), and the description as plain text. **Ruling:** the page shows what `look`
+  shows of the description, its colour and markup taken off (the player's text is data: Django
+  escapes it, it is never markup or a link); its line breaks are kept.
+- `/characters/manage/`: Evennia's list of one's characters, without the images it loads from
+  placehold.jp (the site works with no internet access).
+"""
+
+from django.urls import path
+from evennia.web.website.views.characters import CharacterDetailView, CharacterManageView
+
+from . import api
+
+
+def description_text(character):
+    """What `look` shows of the description, as plain text ("" when none was set)."""
+    from evennia.utils.ansi import strip_ansi
+
+    from storyteller_dice.typeclasses.speech_text import description_text as shown
+
+    desc = character.attributes.get("desc", default=None)
+    if not desc:
+        return ""
+    lines = strip_ansi(shown(desc, character.key)).replace("\r\n", "\n").split("\n")
+    return "\n".join(line.strip() for line in lines).strip()
+
+
+def may_see_sheet(account, character):
+    """The character's own player and staff, as for `+sheet <character>`."""
+    if account is None or not account.is_authenticated:
+        return False
+    return api.is_staff(account) or character.id in api.own_character_ids(account)
+
+
+def sheet_sections(character):
+    """The sheet's sections as the template draws them (plain data; Django escapes every text)."""
+    sections = []
+    for section in character.sheet_layout():
+        sections.append({"kind": section.kind, "title": section.title, "text": section.text,
+                         "boxes": section.boxes,
+                         "groups": [{"title": title, "traits": list(traits)} for title, traits in section.rows]})
+    return sections
+
+
+class CharacterSheetView(CharacterDetailView):
+    """Evennia's character page, with the sheet for those who may see it."""
+
+    template_name = "rolllog/character_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        character = self.object
+        shown = hasattr(character, "sheet_layout") and may_see_sheet(self.request.user, character)
+        context.update({
+            "description": description_text(character),
+            "sheet": sheet_sections(character) if shown else None,
+            "approved": bool(getattr(character, "approved", False)),
+        })
+        return context
+
+
+class CharacterListOffline(CharacterManageView):
+    """Evennia's "manage characters" list, its placeholder images left out."""
+
+    template_name = "rolllog/character_manage_list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["described"] = [(obj, description_text(obj)) for obj in context.get("object_list", ())]
+        return context
+
+
+urlpatterns = [
+    path("characters/manage/", CharacterListOffline.as_view(), name="character-manage"),
+    path("characters/detail/<str:slug>/<int:pk>/", CharacterSheetView.as_view(), name="character-detail"),
+]
