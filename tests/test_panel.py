@@ -34,7 +34,7 @@ class PanelTest(Connected, TableTest):
         super().setUp()
         command_panel.install()
         self.web = self.connect(self.account, self.char1)
-        self.web.protocol_key = "webclient/websocket"
+        self.web.protocol_key = "websocket"
         self.telnet = self.connect(self.account2, self.char2)
 
     def sent(self, call, session=None):

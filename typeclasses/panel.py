@@ -19,7 +19,9 @@ import re
 from evennia.utils import logger
 from evennia.utils.utils import make_iter
 
-WEB_PROTOCOL = "webclient/websocket"
+# The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
+# protocol says "webclient/websocket", the name earlier versions synced).
+WEB_PROTOCOLS = ("websocket", "webclient/websocket")
 _HANDLER = []  # the commands' handler: callable(session, character, kwargs)
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
@@ -33,7 +35,7 @@ def register_handler(handler):
 
 def is_panel_session(session):
     """Whether `session` is a web client session that runs the dice panel."""
-    return (getattr(session, "protocol_key", "") == WEB_PROTOCOL
+    return (getattr(session, "protocol_key", "") in WEB_PROTOCOLS
             and bool(getattr(getattr(session, "ndb", None), "dice_panel", False)))
 
 
@@ -92,7 +94,7 @@ def receive(session, kwargs):
     session (web client sessions only); the rest goes to the commands' handler, which answers
     only a panel session with a puppet.
     """
-    if getattr(session, "protocol_key", "") != WEB_PROTOCOL:
+    if getattr(session, "protocol_key", "") not in WEB_PROTOCOLS:
         return
     if kwargs.get("hello"):
         session.ndb.dice_panel = True

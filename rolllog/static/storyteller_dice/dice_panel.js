@@ -113,6 +113,12 @@ let dice_panel = (function () {
         parts.rolls = el("ol", {className: "dp-rolls", "aria-live": "polite"});
         body.appendChild(parts.rolls);
         root.appendChild(body);
+        // The web client sends every Enter to the game and moves every other key to its input
+        // line (default_in.js, on the document): keys typed in the panel stay in the panel, so
+        // its fields take text, Enter presses a button or rolls, and Tab moves through it.
+        ["keydown", "keyup"].forEach(function (name) {
+            root.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
+        });
         drawAll();
         return root;
     }
@@ -127,15 +133,25 @@ let dice_panel = (function () {
         fitLayout(open);
     }
 
-    // A collapsed panel gives its room back to the other panes (only its header stays).
+    // A collapsed panel gives its room back to the other panes (its header stays); opened
+    // again, it takes the share it had.
     function fitLayout(open) {
-        if (!glItem || !glItem.parent) { return; }
-        var vertical = glItem.parent.type === "column";
+        var slot = glItem;
+        while (slot && slot.parent && slot.parent.type !== "row" && slot.parent.type !== "column") { slot = slot.parent; }
+        if (!slot || !slot.parent || !slot.parent.element) { return; }
+        var parent = slot.parent;
+        var dimension = parent.type === "column" ? "height" : "width";
         try {
-            if (vertical) {
-                glItem.container.setSize(glItem.container.width, open ? state.openSize || 300 : 36);
+            if (!open) {
+                state.openShare = slot.config[dimension];
+                var whole = dimension === "height" ? parent.element.height() : parent.element.width();
+                var keep = (dimension === "height" ? 64 : 140) / Math.max(whole, 1) * 100;
+                share(parent, dimension, Math.min(state.openShare || 100, keep));
+            } else {
+                share(parent, dimension, state.openShare || (dimension === "height" ? 45 : 25));
             }
         } catch (err) { /* a layout the user rearranged: the body is hidden all the same */ }
+        widthChanged();
     }
 
     function drawAll() {
@@ -307,8 +323,15 @@ let dice_panel = (function () {
 
     // ------------------------------------------------------------ messages from the server
 
+    // What the server sends, without the "options" Evennia adds to every message.
+    function payload(kwargs) {
+        var data = Object.assign({}, kwargs || {});
+        delete data.options;
+        return data;
+    }
+
     function onPanel(args, kwargs) {
-        kwargs = kwargs || {};
+        kwargs = payload(kwargs);
         if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); }
         if (kwargs.odds) {
             if (kwargs.odds.typed === state.oddsFor) { drawOdds(kwargs.odds); }
@@ -332,7 +355,7 @@ let dice_panel = (function () {
     }
 
     function onVitals(args, kwargs) {
-        state.vitals = kwargs || {};
+        state.vitals = payload(kwargs);
         drawTrackers();
     }
 
@@ -373,12 +396,25 @@ let dice_panel = (function () {
         layout.registerComponent("dicepanel", function (container) {
             glItem = container.parent;
             container.getElement().append(root || build());
-            container.on("resize", function () {
-                if (!root.classList.contains("dp-collapsed") && container.height > 60) { state.openSize = container.height; }
-                widthChanged();
-            });
+            container.on("resize", widthChanged);
         });
         layout.on("stateChanged", widthChanged);
+    }
+
+    // Golden Layout gives a new item an equal share: the panel gets `percent` of the row or
+    // column, the others keep their proportions in the rest.
+    function holdsPanel(item) {
+        return item.config.componentName === "dicepanel" || item.contentItems.some(holdsPanel);
+    }
+
+    function share(parent, dimension, percent) {
+        var others = parent.contentItems.filter(function (item) { return !holdsPanel(item); });
+        var total = others.reduce(function (sum, item) { return sum + (item.config[dimension] || 0); }, 0) || 1;
+        parent.contentItems.forEach(function (item) {
+            item.config[dimension] = holdsPanel(item) ? percent
+                : (item.config[dimension] || 0) / total * (100 - percent);
+        });
+        parent.callDownwards("setSize");
     }
 
     // The panel beside the output on a wide window, under it on a narrow one (a phone).
@@ -394,14 +430,14 @@ let dice_panel = (function () {
         if (main && !narrow) {
             var row = main.parent;
             while (row && row.type !== "row" && row.parent) { row = row.parent; }
-            if (row && row.type === "row") { config.width = 34; row.addChild(config); return; }
+            if (row && row.type === "row") { row.addChild(config); share(row, "width", 25); return; }
         }
         var column = main ? main.parent : null;
         while (column && column.type !== "column" && column.parent) { column = column.parent; }
         if (column && column.type === "column") {
-            config.height = 45;
             var index = column.contentItems.length > 1 ? column.contentItems.length - 1 : column.contentItems.length;
             column.addChild(config, index);
+            share(column, "height", 45);
         } else if (layout.root.contentItems.length) {
             layout.root.contentItems[0].addChild(config);
         }
