@@ -452,9 +452,16 @@ let dice_panel = (function () {
         $(window).on("resize", widthChanged);
     };
 
+    // On load: the width as soon as the websocket is open (Evennia's client gives plugins no
+    // hook for that), so the connection screen's replies are already wrapped for the window.
+    function reportOnConnect(tries) {
+        if (window.Evennia && window.Evennia.isConnected()) { reportWidth(true); return; }
+        if (tries > 0) { setTimeout(function () { reportOnConnect(tries - 1); }, 250); }
+    }
+
     var postInit = function () {
         addToLayout();
-        widthChanged();
+        reportOnConnect(40);
     };
 
     var onLayoutChanged = function () {
