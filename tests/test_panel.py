@@ -32,6 +32,13 @@ class PanelTest(Connected, TableTest):
 
     def setUp(self):
         super().setUp()
+        import evennia
+        from unittest.mock import patch
+
+        # The flag goes to the Portal (which keeps it over a reload): no Portal here.
+        syncing = patch.object(evennia.SESSION_HANDLER, "session_portal_sync")
+        self.portal_sync = syncing.start()
+        self.addCleanup(syncing.stop)
         command_panel.install()
         self.web = self.connect(self.account, self.char1)
         self.web.protocol_key = "websocket"
@@ -68,10 +75,12 @@ class TestWhoGetsIt(PanelTest):
         assert ["Physical", [["Strength", 1], ["Dexterity", 3], ["Stamina", 1]]] in attributes["rows"]
         assert got[1][1]["hunger"] == 2
         assert got[2][1][1] == {"rolls": []} and got[3][1][1] == {"actions": []}
+        assert self.web.protocol_flags["DICE_PANEL"] is True
+        self.portal_sync.assert_called_once_with(self.web)
 
     def test_a_telnet_session_never_gets_the_panel(self):
         assert self.hello(self.telnet) == []
-        assert not getattr(self.telnet.ndb, "dice_panel", False)
+        assert "DICE_PANEL" not in self.telnet.protocol_flags
         got = self.sent(lambda: self.char2.set_trait("hunger", 3), self.telnet)
         assert [name for name, _ in got] == ["char_vitals"]  # GMCP, as before
         self.hello()

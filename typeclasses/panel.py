@@ -3,7 +3,7 @@ The web client's dice panel, server side (the browser side is the package's stat
 `rolllog/static/storyteller_dice/dice_panel.js`; README: "The dice panel").
 
 A web client session becomes a panel session when the plugin says so (the inputfunc
-`dice_panel` with `hello`); only then does it get the panel's OOB messages. Evennia's own web
+`dice_panel` with `hello`, kept as the protocol flag `DICE_PANEL`); only then does it get the panel's OOB messages. Evennia's own web
 client without the plugin would print every OOB message it has no plugin for as "Error or
 Unhandled event", and a telnet session never asked for any: neither gets one. Everything goes
 out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`, `odds`,
@@ -22,6 +22,9 @@ from evennia.utils.utils import make_iter
 # The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
 # protocol says "webclient/websocket", the name earlier versions synced).
 WEB_PROTOCOLS = ("websocket", "webclient/websocket")
+# A protocol flag, not the session's memory: the Portal keeps the flags of its sessions and
+# gives them back to the Server after `evennia reload`, so the panel goes on being fed.
+FLAG = "DICE_PANEL"
 _HANDLER = []  # the commands' handler: callable(session, character, kwargs)
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
@@ -36,7 +39,7 @@ def register_handler(handler):
 def is_panel_session(session):
     """Whether `session` is a web client session that runs the dice panel."""
     return (getattr(session, "protocol_key", "") in WEB_PROTOCOLS
-            and bool(getattr(getattr(session, "ndb", None), "dice_panel", False)))
+            and bool((getattr(session, "protocol_flags", None) or {}).get(FLAG)))
 
 
 def panel_sessions(character, session=None):
@@ -96,8 +99,8 @@ def receive(session, kwargs):
     """
     if getattr(session, "protocol_key", "") not in WEB_PROTOCOLS:
         return
-    if kwargs.get("hello"):
-        session.ndb.dice_panel = True
+    if kwargs.get("hello") and not is_panel_session(session):
+        session.update_flags(**{FLAG: True})
     character = session.get_puppet() if hasattr(session, "get_puppet") else None
     if character is None or not hasattr(character, "sheet_values") or not _HANDLER:
         return

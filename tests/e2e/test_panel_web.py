@@ -2,7 +2,7 @@
 End to end, in headless Chromium: the web client's dice panel (rolllog/static/storyteller_dice/)
 beside a telnet player in the same room. Traits clicked build a pool, the preview shows what
 `+odds` shows for it, the Roll button's roll reaches the telnet player, the roll is listed with
-a code that verifies, the trackers follow a staff `+hunger`; the client reports the output
+a code that verifies, the trackers follow a staff `+hunger` (also after `@reload`); the client reports the output
 pane's width, so a roll line is wrapped for a 1366-pixel window; at 390x844 the panel is usable
 with no sideways scroll. Screenshots with E2E_SCREENSHOT_DIR set.
 """
@@ -100,6 +100,13 @@ def test_panel_pool_odds_roll_verify_and_trackers(game_server, new_player, super
                              " return w.scrollWidth - w.clientWidth; }")
     assert overflow <= 1, overflow
     shoot(page, "panel-1366")
+
+    # Through `@reload` (the Portal keeps the websocket and gives its flags back): still fed.
+    superuser_client.send("@reload")
+    superuser_client.read_until("Server restarted", timeout=120)
+    superuser_client.command(f"+hunger {name}=4", "Hunger is now 4")
+    page.wait_for_function("() => document.querySelector('[data-tracker=hunger] .dp-tracker-value')"
+                           ".textContent === '4'")
     assert page.locator("#messagewindow", has_text="Unhandled").count() == 0
     assert page.errors == [], page.errors
 
