@@ -152,3 +152,22 @@ class TestOddsAndRolls(PanelTest):
         with seeded(FixedFaces([10, 10])):
             self.call(CmdWillpower(), "", caller=self.char1)
         assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+
+
+class TestOtherSystems(PanelTest):
+    def test_v20_sheet_and_trackers(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="v20"):
+            got = self.hello()
+        sheet, vitals = got[0][1][1]["sheet"], got[1][1]
+        assert (sheet["system"], sheet["joiner"], sheet["hint"]) == ("v20", " vs ", "<difficulty>")
+        assert vitals["willpower"] == {"current": 1, "max": 1}
+        assert vitals["health"]["level"] == "Healthy"
+
+    def test_dicecheck_target_after_a_colon(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="dicecheck"):
+            sheet = self.hello()[0][1][1]["sheet"]
+        assert (sheet["joiner"], sheet["hint"]) == (":", "<TN>")
