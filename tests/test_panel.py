@@ -171,3 +171,19 @@ class TestOtherSystems(PanelTest):
         with override_settings(DICE_SYSTEM="dicecheck"):
             sheet = self.hello()[0][1][1]["sheet"]
         assert (sheet["joiner"], sheet["hint"]) == (":", "<TN>")
+
+
+class TestWillpowerOffer(PanelTest):
+    def test_no_offer_for_hunger_dice_alone_or_without_willpower(self):
+        from rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 3)
+        with seeded(FixedFaces([2, 3, 4])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)  # 3 dice, all Hunger dice
+        assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+        self.char1.set_trait("hunger", 0)
+        self.char1.set_trait("willpower superficial", 2)  # Willpower 2: none left
+        with seeded(FixedFaces([2, 3, 4])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)
+        assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]

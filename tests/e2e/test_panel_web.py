@@ -86,6 +86,25 @@ def test_panel_pool_odds_roll_verify_and_trackers(game_server, new_player, super
     page.wait_for_function("() => { const t = document.querySelector('[data-tracker=hunger] .dp-tracker-value');"
                            " return t && t.textContent === '3'; }")
 
+    # V5's Willpower reroll, offered in its window for a roll with regular dice.
+    assert page.locator("button.dp-action").count() == 0  # that roll had a Hunger die alone
+    superuser_client.command(f"+hunger {name}=0", "Hunger is now 0")
+    page.locator("#dp-pool").fill("3")
+    page.locator("#dp-target").fill("4")
+    page.locator("#dp-comment").fill("")
+    page.locator("button.dp-roll").click()
+    offer = page.locator('button.dp-action[data-command="+willpower"]')
+    offer.wait_for()
+    assert offer.inner_text().startswith("Reroll with Willpower (10 min left)"), offer.inner_text()
+    told = page.locator("#messagewindow").inner_text().count("Willpower")
+    offer.click()
+    page.wait_for_function("(n) => document.querySelector('#messagewindow').innerText.split('Willpower').length - 1 > n",
+                           arg=told)
+    if f"{name} spends Willpower to reroll" in " ".join(page.locator("#messagewindow").inner_text().split()):
+        offer.wait_for(state="detached")  # rerolled: the window is closed
+        page.wait_for_function("() => document.querySelector('[data-tracker=willpower] .dp-tracker-value')"
+                               ".textContent === '1/2'")
+
     # The width: the plugin reported the output pane's columns; a long roll line uses them.
     columns = page.evaluate("() => window.plugins['dice_panel'].columns()")
     assert 80 < columns <= 250, columns
