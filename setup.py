@@ -19,5 +19,6 @@ package_dir = {PACKAGE: PACKAGE, **{f"{PACKAGE}.{name}": name for name in FOLDER
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={f"{PACKAGE}.rolllog": ["templates/rolllog/*.html", "static/rolllog/*"]},
+    package_data={f"{PACKAGE}.rolllog": ["templates/rolllog/*.html", "static/rolllog/*",
+                                        "panel_templates/webclient/*.html", "static/storyteller_dice/*"]},
 )

@@ -19,6 +19,8 @@ from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control
 from storyteller_dice.rules.display import MIN_WIDTH, fit_width, reported_number
 
+from . import panel
+
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
 STAFF_LOCK = "perm(Builder)"
@@ -233,6 +235,11 @@ class Wing:
 
     def pending_lines(self, character):
         """What is still pending for the character (shown on connecting), one line each."""
+        return []
+
+    def panel_actions(self, character):
+        """What the web client's dice panel offers the character now (`commands.panel`): a
+        list of {"label", "command" (the line a player types), "seconds" (left, or None)}."""
         return []
 
     def at_server_start(self):
@@ -517,6 +524,7 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
         out = render or stored
     receivers.text = stored
     send(receivers, out, from_obj=caller)
+    panel.announced(receivers)
     if private or not location:
         tell_not_shown(caller, not_shown)
     return receivers

@@ -13,6 +13,7 @@ existing game"). Evennia has no signal for a server start, so these are one line
   typeclass never imports from `commands/`). Stored names that break the name rule
   (typeclasses/names.py: made before it, or around it) are reported in the log, one line
   each, and to staff at their next login; they are not renamed (see the rulings there).
+  The web client's dice panel gets its answers from `commands.panel`.
 """
 
 
@@ -26,8 +27,9 @@ def at_server_init():
 
 def at_server_start():
     from ..typeclasses.names import report_bad_names
-    from . import pending
+    from . import panel, pending
 
+    panel.install()
     pending.connect_puppet_hook()
     pending.at_server_start()
     try:

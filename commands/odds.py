@@ -70,11 +70,17 @@ class CmdOdds(DiceCommand):
     def run(self):
         from storyteller_dice.rules.display import format_odds
 
+        self.system = dice_system()
+        if dice_wing(self.system).handle_odds(self):
+            return
+        self.msg(format_odds(self.odds_view(), width=width_of(self.caller)))
+
+    def odds_view(self):
+        """The `OddsView` of the pool in `self.args` for the caller (DiceError when refused);
+        also what the web client's dice panel shows (`commands.panel`)."""
         caller = self.caller
         system = self.system = dice_system()
         wing = dice_wing(system)
-        if wing.handle_odds(self):
-            return
         text, _ = split_comment(self.args)
         roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
         text, roller = wing.prepare_odds(self, text, roller)
@@ -82,4 +88,4 @@ class CmdOdds(DiceCommand):
         request = system.parse(text, options, roller=roller)
         request = wing.prepare_request(self, request, roller)
         wing.before_odds(self, request, roller)
-        self.msg(format_odds(system.odds(request, roller), width=width_of(caller)))
+        return system.odds(request, roller)

@@ -957,6 +957,13 @@ def odds_figures(odds_view, units=1000):
     return counts, rows, parts
 
 
+def odds_cells(odds_view, counts=None):
+    """Each chance's figure as `format_odds` shows it ("12.3%"), in the chances' order (the web
+    client's dice panel shows these very figures)."""
+    counts = odds_figures(odds_view)[0] if counts is None else counts
+    return [_percent(count) for count in counts]
+
+
 def breakdown_line(odds_view, parts):
     """The breakdown as one line of plain text (`parts`: its figures from `odds_figures`)."""
     title, _, items = odds_view.breakdown
@@ -999,7 +1006,7 @@ def format_odds(odds_view, width=80, prefix=ODDS_PREFIX):
     if chances:
         labels = [escape(c.label) for c in chances]
         label_w = max(visible_len(label) for label in labels)
-        cells = [_percent(count) for count in counts]
+        cells = odds_cells(odds_view, counts)
         cell_w = max(len(cell) for cell in cells)
         for chance, label, cell in zip(chances, labels, cells):
             colour = TONE_STYLES.get(chance.tone, "")

@@ -26,6 +26,7 @@ from evennia.utils.utils import make_iter
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import match_name
 
+from . import panel
 from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .stored import replace_value
@@ -226,10 +227,13 @@ class DiceCharacterMixin:
         capitalised), for clients that negotiated GMCP; others drop it. Sent on puppet and
         after every `set_trait`, so a Mudlet gauge follows the sheet. Nothing is sent when the
         system has no vitals (an empty GMCP message would only say the package exists), nor to
-        a session that cannot use it (`reads_gmcp`).
+        a session that cannot use it (`reads_gmcp`). A web client running the dice panel gets
+        the sheet and the same gauges as the panel's OOB messages (`typeclasses.panel`).
         """
+        panel.send_sheet(self, session)
         try:
-            sessions = [s for s in (make_iter(session) if session else self.sessions.all()) if reads_gmcp(s)]
+            sessions = [s for s in (make_iter(session) if session else self.sessions.all())
+                        if reads_gmcp(s) and not panel.is_panel_session(s)]
             vitals = self.sheet.vitals(self.sheet_values) if sessions else None
             for each in sessions if vitals else ():
                 # Straight to the session: OOB data is no message for `msg`'s hooks (nospoof,

@@ -66,3 +66,10 @@ def webclient_options(session, *args, **kwargs):
             logger.log_warn(f"Web client options of {size:,} characters from {account.key} were not kept.")
             return
     _stock.webclient_options(session, *args, **kwargs)
+
+
+def dice_panel(session, *args, **kwargs):
+    """The web client's dice panel asking (`typeclasses.panel.receive`): hello, odds, actions."""
+    from storyteller_dice.typeclasses import panel
+
+    panel.receive(session, {key: value for key, value in kwargs.items() if key != "cmdid"})

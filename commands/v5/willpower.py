@@ -249,6 +249,19 @@ def rerollable_roll(caller):
     return last, result
 
 
+def panel_actions(character):
+    """The web client's dice panel: `+willpower` while the last roll may still be rerolled."""
+    try:
+        last, result = rerollable_roll(character)
+        spendable = willpower_left(character) > 0
+    except DiceError:
+        return []
+    left = max(0, int(REROLL_WINDOW - (time.time() - last.time)))
+    if not spendable or not left or not result.regular:  # Hunger dice are never rerolled
+        return []
+    return [{"label": "Reroll with Willpower", "command": "+willpower", "seconds": left}]
+
+
 def parse_choice(text):
     """
     `+willpower` arguments: a strategy name (unique prefix) or dice faces.

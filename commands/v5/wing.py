@@ -144,6 +144,12 @@ After any roll, +willpower rerolls up to three regular dice and
 
         return contest.pending_lines(character) + teamwork.pending_lines(character) + willpower.pending_lines(character)
 
+    def panel_actions(self, character):
+        """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
+        from . import willpower
+
+        return willpower.panel_actions(character)
+
     def at_server_start(self):
         from . import contest
 

@@ -241,8 +241,21 @@ def test_v5_in_a_stock_game(venv, hosts, clients):
         assert f"[Contest] {anna.name} vs {bruno.name}" in answered
         host_untouched(anna)
         assert rolls_page_status(server) == 302  # the roll log's pages are there: log in first
+        dice_panel_served(server)
     finally:
         server.stop()
+
+
+def dice_panel_served(server):
+    """The web client page is Evennia's stock one with the dice panel's plugin added (the
+    settings block's TEMPLATES lines), and the plugin is served from the package."""
+    import urllib.request
+
+    page = urllib.request.urlopen(f"{server.web_url}/webclient/", timeout=20).read().decode()
+    assert "webclient/js/evennia.js" in page and "plugins/goldenlayout.js" in page
+    assert page.index("plugins/goldenlayout.js") < page.index("storyteller_dice/dice_panel.js")
+    script = urllib.request.urlopen(f"{server.web_url}/static/storyteller_dice/dice_panel.js", timeout=20)
+    assert script.status == 200 and b'plugin_handler.add("dice_panel"' in script.read()
 
 
 def rolls_page_status(server):

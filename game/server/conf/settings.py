@@ -51,13 +51,16 @@ AMP_PORT = _PORT_BASE + 6
 # filter (control, escape and bidi characters never reach a command; screen sizes bounded; each
 # session's commands take turns); no traceback reaches a player (one line with a reference, the
 # traceback in the log); a screen reader's text stripped once, on the Server; the client's
-# options bounded; the Dice help topics.
+# options bounded; the Dice help topics; the web client's dice panel (its template first on
+# the search path, extending game/web/templates/webclient/base.html with the panel's plugin).
 INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
 SERVER_SESSION_CLASS = "storyteller_dice.typeclasses.serversession.ServerSession"
 SERVER_SESSION_HANDLER_CLASS = "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler"
 IN_GAME_ERRORS = False
 INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
 FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
+from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES  # noqa: E402
+TEMPLATES[0]["DIRS"].insert(0, PANEL_TEMPLATES)  # noqa: F405
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)

@@ -1,0 +1,104 @@
+"""
+The web client's dice panel: the answers that need the commands (`typeclasses.panel` holds
+the rest and says which sessions are panel sessions).
+
+- `hello`: the sheet, its gauges, the room's recent rolls and the system's actions.
+- `odds`: the exact odds of a pool for the character, computed by `+odds`' own code
+  (`CmdOdds.odds_view`) and shown with its own figures (`rules.display.odds_cells`), so the
+  preview and `+odds` never disagree.
+- `actions`: what the system's wing offers now (V5: the Willpower reroll in its window).
+- `announced(receivers)`: after a roll is shown, each receiver's panel gets it (one call in
+  `dice_base.announce`: the panel reads the stored entry, never the roll's text).
+
+Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
+types, so a roll from the panel is the same roll, to the same audience.
+"""
+
+from storyteller_dice.rules.display import without_control
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.typeclasses import panel
+
+RECENT = 10  # rolls of the room a panel shows
+MAX_POOL_TEXT = 200  # characters of a pool the panel may ask the odds of
+
+
+def handle(session, character, kwargs):
+    """Answer one panel request from a panel session (see the module docstring)."""
+    if not panel.is_panel_session(session):
+        return
+    if kwargs.get("hello"):
+        panel.send_sheet(character, session)
+        panel.send([session], rolls=recent_rolls(character))
+        send_actions(character, session)
+    if "odds" in kwargs:
+        panel.send([session], odds=odds_message(character, session, kwargs["odds"]))
+    if kwargs.get("actions"):
+        send_actions(character, session)
+
+
+def odds_message(character, session, typed):
+    """{"pool", "target", "chances": [{"label", "percent", "tone"}], "notes"} or {"error"}."""
+    from storyteller_dice.rules.display import odds_cells
+
+    from .odds import CmdOdds
+
+    text = without_control(str(typed if isinstance(typed, (str, int)) else ""))[:MAX_POOL_TEXT]
+    if not text.strip():
+        return {"typed": text, "error": "Click traits or type a pool."}
+    cmd = CmdOdds()
+    cmd.caller, cmd.session, cmd.account = character, session, getattr(session, "account", None)
+    cmd.cmdstring, cmd.args, cmd.switches = "+odds", text, []
+    cmd.raw_string = f"+odds {text}"
+    try:
+        view = cmd.odds_view()
+    except DiceError as err:
+        return {"typed": text, "error": str(err)}
+    chances = [{"label": c.label, "percent": cell, "tone": c.tone}
+               for c, cell in zip(view.chances, odds_cells(view))]
+    return {"typed": text, "pool": view.pool, "target": view.target, "chances": chances,
+            "notes": list(view.notes)}
+
+
+def send_actions(character, session=None):
+    from .dice_base import dice_wing  # dice_base tells this module of every roll
+
+    sessions = panel.panel_sessions(character, session)
+    if sessions:
+        panel.send(sessions, actions=list(dice_wing().panel_actions(character)))
+
+
+def roll_item(entry):
+    """One roll as the panel lists it: plain data, the texts as stored."""
+    return {"code": entry.code, "who": entry.character_name, "pool": entry.pool_text,
+            "target": entry.target, "summary": entry.summary, "kind": entry.kind}
+
+
+def recent_rolls(character):
+    """The newest rolls made in the character's room that its player may see, oldest first."""
+    from storyteller_dice.rolllog import api
+
+    if character.location is None:
+        return []
+    query = api.search(room=character.location).filter(action=False)
+    seen = api.visible_filter(character)
+    if seen is not None:
+        query = query.filter(seen)
+    return [roll_item(entry) for entry in reversed(list(query[:RECENT]))]
+
+
+def announced(receivers):
+    """A roll was just shown to `receivers` (an `Announced`): their panels list it."""
+    entry = getattr(receivers, "entry", None)
+    if entry is None:
+        return
+    item = None
+    for receiver in receivers:
+        sessions = panel.panel_sessions(receiver) if hasattr(receiver, "sessions") else []
+        if sessions:
+            item = item or roll_item(entry)
+            panel.send(sessions, roll=item)
+
+
+def install():
+    """Make this module the panel's handler (the server start hook calls this)."""
+    panel.register_handler(handle)

@@ -1,0 +1,491 @@
+/*
+ * The dice panel: a Golden Layout pane of Evennia's web client (storyteller_dice).
+ *
+ * Fed by the server's out-of-band messages, never by polling:
+ *   dice_panel {sheet: ...}    the puppet's sheet (typeclasses/panel.py)
+ *   dice_panel {odds: ...}     the exact odds of the pool being built, as +odds gives them
+ *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown
+ *   dice_panel {actions: [...]} what the system offers now (V5: the Willpower reroll)
+ *   char_vitals {...}          the trackers, the same gauges GMCP clients get
+ * It asks with the inputfunc `dice_panel` ({hello}, {odds: "<pool> vs <n>"}, {actions}), and
+ * rolls by sending the very `+roll ...` line a player types.
+ *
+ * It also reports the width of the output pane in columns (`client_options` screenwidth), on
+ * login and whenever the window or the layout changes size, so the server wraps lines for the
+ * window as NAWS does for telnet.
+ *
+ * Everything a player or the server wrote (names, traits, comments, summaries) goes into the
+ * page as text (textContent), never as HTML.
+ */
+let dice_panel = (function () {
+    "use strict";
+
+    var state = {sheet: null, vitals: null, rolls: [], actions: [], oddsFor: null, width: null};
+    var root = null;       // the panel's element
+    var body = null;       // what collapses
+    var parts = {};        // named elements inside the panel
+    var glItem = null;     // the panel's Golden Layout item
+    var oddsTimer = null;
+    var widthTimer = null;
+    var actionTimer = null;
+    var MAX_ROLLS = 10;
+
+    // ------------------------------------------------------------ building elements
+
+    function el(tag, attrs, text) {
+        var node = document.createElement(tag);
+        for (var key in (attrs || {})) {
+            if (key === "className") { node.className = attrs[key]; }
+            else { node.setAttribute(key, attrs[key]); }
+        }
+        if (text !== undefined && text !== null) { node.textContent = String(text); }
+        return node;
+    }
+
+    function button(label, onClick, attrs) {
+        var node = el("button", Object.assign({type: "button", className: "dp-btn"}, attrs || {}), label);
+        node.addEventListener("click", onClick);
+        return node;
+    }
+
+    function clear(node) {
+        while (node.firstChild) { node.removeChild(node.firstChild); }
+    }
+
+    function words(key) {
+        var text = String(key).replace(/_/g, " ");
+        return text.charAt(0).toUpperCase() + text.slice(1);
+    }
+
+    function send(cmdname, kwargs) {
+        if (window.Evennia && window.Evennia.isConnected()) {
+            window.Evennia.msg(cmdname, [], kwargs);
+        }
+    }
+
+    function sendLine(line) {
+        if (window.Evennia && window.Evennia.isConnected()) {
+            window.Evennia.msg("text", [line], {});
+        }
+    }
+
+    // ------------------------------------------------------------ the panel
+
+    function build() {
+        root = el("section", {className: "dice-panel", "aria-label": "Dice"});
+        var header = el("div", {className: "dp-header"});
+        header.appendChild(el("h2", {className: "dp-title", id: "dp-title"}, "Dice"));
+        parts.toggle = button("Hide", toggle, {"aria-expanded": "true", "aria-controls": "dp-body",
+                                                "aria-label": "Hide the dice panel", className: "dp-btn dp-toggle"});
+        header.appendChild(parts.toggle);
+        root.appendChild(header);
+
+        body = el("div", {className: "dp-body", id: "dp-body"});
+        parts.trackers = el("div", {className: "dp-trackers", "aria-label": "Trackers", role: "group"});
+        parts.actions = el("div", {className: "dp-actions", "aria-live": "polite"});
+        body.appendChild(parts.trackers);
+        body.appendChild(parts.actions);
+
+        var form = el("form", {className: "dp-pool", "aria-label": "Roll"});
+        form.addEventListener("submit", function (evnt) { evnt.preventDefault(); roll(); });
+        var poolLabel = el("label", {"for": "dp-pool"}, "Pool");
+        parts.pool = el("input", {id: "dp-pool", type: "text", autocomplete: "off", className: "dp-input",
+                                  placeholder: "click traits or type"});
+        parts.joiner = el("label", {"for": "dp-target", className: "dp-joiner"}, "vs");
+        parts.target = el("input", {id: "dp-target", type: "text", autocomplete: "off", className: "dp-input dp-short"});
+        var commentLabel = el("label", {"for": "dp-comment"}, "#");
+        parts.comment = el("input", {id: "dp-comment", type: "text", autocomplete: "off", className: "dp-input",
+                                     placeholder: "comment", "aria-label": "Comment"});
+        parts.clear = button("Clear", function () { parts.pool.value = ""; changed(); parts.pool.focus(); });
+        parts.roll = el("button", {type: "submit", className: "dp-btn dp-roll"}, "Roll");
+        [poolLabel, parts.pool, parts.joiner, parts.target, commentLabel, parts.comment, parts.clear, parts.roll]
+            .forEach(function (node) { form.appendChild(node); });
+        parts.pool.addEventListener("input", changed);
+        parts.target.addEventListener("input", changed);
+        body.appendChild(form);
+
+        parts.odds = el("div", {className: "dp-odds", "aria-live": "polite", "aria-label": "Odds"});
+        body.appendChild(parts.odds);
+        parts.sheet = el("div", {className: "dp-sheet"});
+        body.appendChild(parts.sheet);
+
+        body.appendChild(el("h3", {className: "dp-subtitle"}, "Recent rolls"));
+        parts.rolls = el("ol", {className: "dp-rolls", "aria-live": "polite"});
+        body.appendChild(parts.rolls);
+        root.appendChild(body);
+        // The web client sends every Enter to the game and moves every other key to its input
+        // line (default_in.js, on the document): keys typed in the panel stay in the panel, so
+        // its fields take text, Enter presses a button or rolls, and Tab moves through it.
+        ["keydown", "keyup"].forEach(function (name) {
+            root.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
+        });
+        drawAll();
+        return root;
+    }
+
+    function toggle() {
+        var open = body.hidden;
+        body.hidden = !open;
+        parts.toggle.textContent = open ? "Hide" : "Show";
+        parts.toggle.setAttribute("aria-expanded", open ? "true" : "false");
+        parts.toggle.setAttribute("aria-label", (open ? "Hide" : "Show") + " the dice panel");
+        root.classList.toggle("dp-collapsed", !open);
+        fitLayout(open);
+    }
+
+    // A collapsed panel gives its room back to the other panes (its header stays); opened
+    // again, it takes the share it had.
+    function fitLayout(open) {
+        var slot = glItem;
+        while (slot && slot.parent && slot.parent.type !== "row" && slot.parent.type !== "column") { slot = slot.parent; }
+        if (!slot || !slot.parent || !slot.parent.element) { return; }
+        var parent = slot.parent;
+        var dimension = parent.type === "column" ? "height" : "width";
+        try {
+            if (!open) {
+                state.openShare = slot.config[dimension];
+                var whole = dimension === "height" ? parent.element.height() : parent.element.width();
+                var keep = (dimension === "height" ? 64 : 140) / Math.max(whole, 1) * 100;
+                share(parent, dimension, Math.min(state.openShare || 100, keep));
+            } else {
+                share(parent, dimension, state.openShare || (dimension === "height" ? 45 : 25));
+            }
+        } catch (err) { /* a layout the user rearranged: the body is hidden all the same */ }
+        widthChanged();
+    }
+
+    function drawAll() {
+        drawSheet();
+        drawTrackers();
+        drawActions();
+        drawRolls();
+        drawOdds(null);
+    }
+
+    // ------------------------------------------------------------ sheet and pool
+
+    function drawSheet() {
+        if (!parts.sheet) { return; }
+        clear(parts.sheet);
+        var sheet = state.sheet;
+        if (!sheet) {
+            parts.sheet.appendChild(el("p", {className: "dp-empty"}, "Your sheet shows here once you play a character."));
+            return;
+        }
+        parts.joiner.textContent = sheet.joiner.trim() || sheet.joiner || "target";
+        parts.target.setAttribute("placeholder", String(sheet.hint || "").replace(/[<>]/g, ""));
+        parts.target.setAttribute("aria-label", "Target " + String(sheet.hint || "").replace(/[<>]/g, ""));
+        parts.target.hidden = !sheet.joiner;
+        parts.joiner.hidden = !sheet.joiner;
+        parts.sheet.appendChild(el("p", {className: "dp-who"}, sheet.name + " (" + sheet.title + ")"));
+        sheet.sections.forEach(function (section) {
+            if (section.kind === "columns") {
+                var box = el("div", {className: "dp-section", role: "group", "aria-label": section.title});
+                box.appendChild(el("h3", {className: "dp-subtitle"}, section.title));
+                var groups = el("div", {className: "dp-groups"});
+                section.rows.forEach(function (row) {
+                    var group = el("div", {className: "dp-group"});
+                    group.appendChild(el("h4", {className: "dp-group-title"}, row[0]));
+                    row[1].forEach(function (trait) {
+                        var name = trait[0], value = trait[1];
+                        var chip = button(name + " " + value, function () { addTrait(name); },
+                                          {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
+                                           "data-trait": name.toLowerCase()});
+                        group.appendChild(chip);
+                    });
+                    groups.appendChild(group);
+                });
+                box.appendChild(groups);
+                parts.sheet.appendChild(box);
+            } else {
+                var line = el("p", {className: "dp-line"});
+                line.appendChild(el("strong", {}, section.title + ": "));
+                line.appendChild(document.createTextNode((section.boxes ? section.boxes + " " : "") + section.text));
+                parts.sheet.appendChild(line);
+            }
+        });
+    }
+
+    function addTrait(name) {
+        var pool = parts.pool.value.trim();
+        parts.pool.value = pool ? pool + "+" + name.toLowerCase() : name.toLowerCase();
+        changed();
+    }
+
+    function poolText() {
+        var pool = parts.pool.value.trim();
+        var target = parts.target.value.trim();
+        if (!pool) { return ""; }
+        if (target && state.sheet && state.sheet.joiner) { return pool + state.sheet.joiner + target; }
+        return pool;
+    }
+
+    function changed() {
+        clearTimeout(oddsTimer);
+        oddsTimer = setTimeout(askOdds, 200);
+    }
+
+    function askOdds() {
+        var text = poolText();
+        state.oddsFor = text;
+        if (!text) { drawOdds(null); return; }
+        send("dice_panel", {odds: text});
+    }
+
+    function drawOdds(odds) {
+        if (!parts.odds) { return; }
+        clear(parts.odds);
+        if (!odds) {
+            parts.odds.appendChild(el("p", {className: "dp-empty"}, "Build a pool to see its exact odds."));
+            return;
+        }
+        if (odds.error) {
+            parts.odds.appendChild(el("p", {className: "dp-error"}, odds.error));
+            return;
+        }
+        parts.odds.appendChild(el("p", {className: "dp-odds-pool"}, "Odds: " + odds.pool + (odds.target ? ", " + odds.target : "")));
+        var list = el("dl", {className: "dp-chances"});
+        odds.chances.forEach(function (chance) {
+            list.appendChild(el("dt", {className: "dp-tone-" + chance.tone}, chance.label));
+            list.appendChild(el("dd", {}, chance.percent));
+        });
+        parts.odds.appendChild(list);
+        (odds.notes || []).forEach(function (note) { parts.odds.appendChild(el("p", {className: "dp-note"}, note)); });
+    }
+
+    function roll() {
+        var text = poolText();
+        if (!text) { parts.pool.focus(); return; }
+        var comment = parts.comment.value.trim();
+        sendLine("+roll " + text + (comment ? " # " + comment : ""));
+    }
+
+    // ------------------------------------------------------------ trackers and actions
+
+    function drawTrackers() {
+        if (!parts.trackers) { return; }
+        clear(parts.trackers);
+        var vitals = state.vitals || {};
+        Object.keys(vitals).forEach(function (key) {
+            var value = vitals[key];
+            var item = el("div", {className: "dp-tracker", "data-tracker": key});
+            item.appendChild(el("span", {className: "dp-tracker-name"}, words(key)));
+            if (value !== null && typeof value === "object" && "current" in value) {
+                var shown = value.current + (value.max !== undefined ? "/" + value.max : "");
+                if (value.level) { shown += " " + value.level; }
+                item.appendChild(el("span", {className: "dp-tracker-value"}, shown));
+                if (value.max) {
+                    var meter = el("meter", {min: "0", max: String(value.max), value: String(value.current),
+                                             "aria-label": words(key)});
+                    item.appendChild(meter);
+                }
+            } else {
+                item.appendChild(el("span", {className: "dp-tracker-value"}, value));
+            }
+            parts.trackers.appendChild(item);
+        });
+    }
+
+    function drawActions() {
+        if (!parts.actions) { return; }
+        clear(parts.actions);
+        clearTimeout(actionTimer);
+        var now = Date.now();
+        state.actions = state.actions.filter(function (action) { return !action.until || action.until > now; });
+        state.actions.forEach(function (action) {
+            var left = action.until ? Math.ceil((action.until - now) / 60000) : null;
+            var label = action.label + (left ? " (" + left + " min left)" : "");
+            parts.actions.appendChild(button(label, function () { sendLine(action.command); },
+                                             {className: "dp-btn dp-action", "data-command": action.command}));
+        });
+        if (state.actions.length) { actionTimer = setTimeout(drawActions, 30000); }
+    }
+
+    // ------------------------------------------------------------ recent rolls
+
+    function drawRolls() {
+        if (!parts.rolls) { return; }
+        clear(parts.rolls);
+        if (!state.rolls.length) {
+            parts.rolls.appendChild(el("li", {className: "dp-empty"}, "No rolls here yet."));
+            return;
+        }
+        state.rolls.slice().reverse().forEach(function (item) {
+            var li = el("li", {className: "dp-roll-item"});
+            li.appendChild(el("span", {className: "dp-roll-who"}, item.who + ": "));
+            li.appendChild(el("span", {className: "dp-roll-what"},
+                              (item.pool ? item.pool + (item.target ? " " + item.target : "") + " - " : "") + item.summary + " "));
+            li.appendChild(button(item.code, function () { sendLine("+roll/verify " + item.code); },
+                                  {className: "dp-btn dp-code", "aria-label": "Verify roll " + item.code}));
+            parts.rolls.appendChild(li);
+        });
+    }
+
+    // ------------------------------------------------------------ messages from the server
+
+    // What the server sends, without the "options" Evennia adds to every message.
+    function payload(kwargs) {
+        var data = Object.assign({}, kwargs || {});
+        delete data.options;
+        return data;
+    }
+
+    function onPanel(args, kwargs) {
+        kwargs = payload(kwargs);
+        if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); }
+        if (kwargs.odds) {
+            if (kwargs.odds.typed === state.oddsFor) { drawOdds(kwargs.odds); }
+        }
+        if (kwargs.rolls) { state.rolls = kwargs.rolls.slice(-MAX_ROLLS); drawRolls(); }
+        if (kwargs.roll) {
+            state.rolls.push(kwargs.roll);
+            state.rolls = state.rolls.slice(-MAX_ROLLS);
+            drawRolls();
+            // A roll of ours may open (or a reroll close) a system's window: ask what it offers.
+            if (state.sheet && kwargs.roll.who === state.sheet.name) { send("dice_panel", {actions: true}); }
+        }
+        if (kwargs.actions) {
+            var now = Date.now();
+            state.actions = kwargs.actions.map(function (action) {
+                return {label: action.label, command: action.command,
+                        until: action.seconds ? now + action.seconds * 1000 : null};
+            });
+            drawActions();
+        }
+    }
+
+    function onVitals(args, kwargs) {
+        state.vitals = payload(kwargs);
+        drawTrackers();
+    }
+
+    // ------------------------------------------------------------ the window's width
+
+    // How many characters of the output font fit across the main output pane.
+    function columns() {
+        var pane = document.getElementById("messagewindow");
+        if (!pane || !pane.clientWidth) { return null; }
+        var probe = el("span", {className: "dp-probe", "aria-hidden": "true"}, "0123456789".repeat(10));
+        pane.appendChild(probe);
+        var charWidth = probe.getBoundingClientRect().width / 100;
+        pane.removeChild(probe);
+        var style = window.getComputedStyle(pane);
+        var inner = pane.clientWidth - parseFloat(style.paddingLeft || 0) - parseFloat(style.paddingRight || 0);
+        return charWidth > 0 ? Math.floor(inner / charWidth) : null;
+    }
+
+    function reportWidth(force) {
+        var cols = columns();
+        if (!cols || !(window.Evennia && window.Evennia.isConnected())) { return; }
+        if (force || cols !== state.width) {
+            state.width = cols;
+            window.Evennia.msg("client_options", [], {screenwidth: cols});
+        }
+    }
+
+    function widthChanged() {
+        clearTimeout(widthTimer);
+        widthTimer = setTimeout(function () { reportWidth(false); }, 250);
+    }
+
+    // ------------------------------------------------------------ Golden Layout
+
+    function registerComponent() {
+        var layout = window.plugins["goldenlayout"] && window.plugins["goldenlayout"].getGL();
+        if (!layout) { return; }
+        layout.registerComponent("dicepanel", function (container) {
+            glItem = container.parent;
+            container.getElement().append(root || build());
+            container.on("resize", widthChanged);
+        });
+        layout.on("stateChanged", widthChanged);
+    }
+
+    // Golden Layout gives a new item an equal share: the panel gets `percent` of the row or
+    // column, the others keep their proportions in the rest.
+    function holdsPanel(item) {
+        return item.config.componentName === "dicepanel" || item.contentItems.some(holdsPanel);
+    }
+
+    function share(parent, dimension, percent) {
+        var others = parent.contentItems.filter(function (item) { return !holdsPanel(item); });
+        var total = others.reduce(function (sum, item) { return sum + (item.config[dimension] || 0); }, 0) || 1;
+        parent.contentItems.forEach(function (item) {
+            item.config[dimension] = holdsPanel(item) ? percent
+                : (item.config[dimension] || 0) / total * (100 - percent);
+        });
+        parent.callDownwards("setSize");
+    }
+
+    // The panel beside the output on a wide window, under it on a narrow one (a phone).
+    function addToLayout() {
+        var layout = window.plugins["goldenlayout"] && window.plugins["goldenlayout"].getGL();
+        if (!layout || !layout.root || layout.root.getItemsByType("component").some(function (item) {
+            return item.config.componentName === "dicepanel"; })) { return; }
+        var config = {type: "component", componentName: "dicepanel", title: "Dice", isClosable: false};
+        var mains = layout.root.getItemsByType("component").filter(function (item) {
+            return item.config.componentName === "Main"; });
+        var main = mains.length ? mains[0] : null;
+        var narrow = window.innerWidth < 700;
+        if (main && !narrow) {
+            var row = main.parent;
+            while (row && row.type !== "row" && row.parent) { row = row.parent; }
+            if (row && row.type === "row") { row.addChild(config); share(row, "width", 25); return; }
+        }
+        var column = main ? main.parent : null;
+        while (column && column.type !== "column" && column.parent) { column = column.parent; }
+        if (column && column.type === "column") {
+            var index = column.contentItems.length > 1 ? column.contentItems.length - 1 : column.contentItems.length;
+            column.addChild(config, index);
+            share(column, "height", 45);
+        } else if (layout.root.contentItems.length) {
+            layout.root.contentItems[0].addChild(config);
+        }
+    }
+
+    // ------------------------------------------------------------ the plugin's hooks
+
+    var init = function () {
+        window.Evennia.emitter.on("dice_panel", onPanel);
+        window.Evennia.emitter.on("char_vitals", onVitals);
+        registerComponent();
+        $(window).on("resize", widthChanged);
+    };
+
+    // On load: the width as soon as the websocket is open (Evennia's client gives plugins no
+    // hook for that), so the connection screen's replies are already wrapped for the window.
+    function reportOnConnect(tries) {
+        if (window.Evennia && window.Evennia.isConnected()) { reportWidth(true); return; }
+        if (tries > 0) { setTimeout(function () { reportOnConnect(tries - 1); }, 250); }
+    }
+
+    var postInit = function () {
+        addToLayout();
+        reportOnConnect(40);
+    };
+
+    var onLayoutChanged = function () {
+        registerComponent();
+        setTimeout(addToLayout, 0);
+    };
+
+    var onLoggedIn = function () {
+        send("dice_panel", {hello: true});
+        reportWidth(true);
+    };
+
+    var onConnectionClose = function () {
+        state.width = null;
+    };
+
+    return {
+        init: init,
+        postInit: postInit,
+        onLayoutChanged: onLayoutChanged,
+        onLoggedIn: onLoggedIn,
+        onConnectionClose: onConnectionClose,
+        columns: columns,
+        reportWidth: reportWidth,
+    };
+}());
+window.plugin_handler.add("dice_panel", dice_panel);

@@ -1,0 +1,189 @@
+"""
+The web client's dice panel, server side (typeclasses/panel.py, commands/panel.py): which
+sessions get its OOB messages (a web client that said hello; never telnet), what they carry
+(the sheet, the trackers, `+odds`' own figures, the room's rolls, V5's Willpower reroll), and
+that a bad request changes nothing. The browser side is tests/e2e/test_panel_web.py.
+"""
+
+import pytest
+from evennia.utils.ansi import strip_ansi
+
+from rules import systems
+from storyteller_dice.commands import panel as command_panel
+from storyteller_dice.commands.odds import CmdOdds
+from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.commands.v5.hunger import CmdHunger
+from storyteller_dice.commands.v5.willpower import CmdWillpower
+from storyteller_dice.typeclasses import inputfuncs, panel
+
+from .table_helpers import Connected, TableTest
+
+
+@pytest.mark.parametrize("key, syntax", [
+    ("v5", (" vs ", "<difficulty>")), ("v20", (" vs ", "<difficulty>")), ("seyruun", (" vs ", "<successes>")),
+    ("whalefall", (" vs ", "(<face>,<count>)")), ("dicecheck", (":", "<TN>")),
+])
+def test_each_systems_target_in_its_own_syntax(key, syntax):
+    assert panel.target_syntax(systems.get_system(key)) == syntax
+
+
+class PanelTest(Connected, TableTest):
+    """char1 plays on a web client session running the panel; char2 on telnet."""
+
+    def setUp(self):
+        super().setUp()
+        import evennia
+        from unittest.mock import patch
+
+        # The flag goes to the Portal (which keeps it over a reload): no Portal here.
+        syncing = patch.object(evennia.SESSION_HANDLER, "session_portal_sync")
+        self.portal_sync = syncing.start()
+        self.addCleanup(syncing.stop)
+        command_panel.install()
+        self.web = self.connect(self.account, self.char1)
+        self.web.protocol_key = "websocket"
+        self.telnet = self.connect(self.account2, self.char2)
+
+    def sent(self, call, session=None):
+        """The OOB messages (name, kwargs) `session` (default: the web one) got during `call`."""
+        import evennia
+
+        evennia.SESSION_HANDLER.data_out.reset_mock()
+        call()
+        found = []
+        for each in evennia.SESSION_HANDLER.data_out.call_args_list:
+            if each.args[0] is (session or self.web):
+                found += [(name, value) for name, value in each.kwargs.items() if name not in ("text", "options")]
+        return found
+
+    def panel_messages(self, call, session=None):
+        return [value[1] for name, value in self.sent(call, session) if name == "dice_panel"]
+
+    def hello(self, session=None):
+        return self.sent(lambda: inputfuncs.dice_panel(session or self.web, hello=True, cmdid=1), session)
+
+
+class TestWhoGetsIt(PanelTest):
+    def test_hello_sends_sheet_trackers_rolls_and_actions(self):
+        got = self.hello()
+        names = [name for name, _ in got]
+        assert names == ["dice_panel", "char_vitals", "dice_panel", "dice_panel"]
+        sheet = got[0][1][1]["sheet"]
+        assert (sheet["system"], sheet["name"], sheet["joiner"], sheet["hint"]) == ("v5", "Char", " vs ", "<difficulty>")
+        attributes = sheet["sections"][0]
+        assert attributes["title"] == "Attributes"
+        assert ["Physical", [["Strength", 1], ["Dexterity", 3], ["Stamina", 1]]] in attributes["rows"]
+        assert got[1][1]["hunger"] == 2
+        assert got[2][1][1] == {"rolls": []} and got[3][1][1] == {"actions": []}
+        assert self.web.protocol_flags["DICE_PANEL"] is True
+        self.portal_sync.assert_called_once_with(self.web)
+
+    def test_a_telnet_session_never_gets_the_panel(self):
+        assert self.hello(self.telnet) == []
+        assert "DICE_PANEL" not in self.telnet.protocol_flags
+        got = self.sent(lambda: self.char2.set_trait("hunger", 3), self.telnet)
+        assert [name for name, _ in got] == ["char_vitals"]  # GMCP, as before
+        self.hello()
+        assert self.panel_messages(lambda: self.call(CmdRoll(), "dex vs 1", caller=self.char1), self.telnet) == []
+
+    def test_a_web_client_without_the_panel_gets_nothing(self):
+        assert self.sent(lambda: self.char1.set_trait("hunger", 3)) == []
+        assert self.sent(lambda: self.call(CmdRoll(), "dex vs 1", caller=self.char2)) == []
+
+    def test_a_sheet_change_updates_sheet_and_trackers(self):
+        self.hello()
+        got = self.sent(lambda: self.call(CmdHunger(), "Char=4", caller=self.char1))
+        assert [name for name, _ in got] == ["dice_panel", "char_vitals"]
+        assert got[1][1]["hunger"] == 4
+
+
+class TestOddsAndRolls(PanelTest):
+    def odds(self, text, session=None):
+        self.hello()
+        found = self.panel_messages(lambda: inputfuncs.dice_panel(session or self.web, odds=text))
+        return found[0]["odds"] if found else None
+
+    def test_the_preview_is_odds_figures(self):
+        got = self.odds("dex+athletics vs 3")
+        typed = strip_ansi(self.call(CmdOdds(), "dex+athletics vs 3", caller=self.char1))
+        for chance in got["chances"]:
+            assert any(line.split() == chance["label"].split() + [chance["percent"]]
+                       for line in typed.splitlines()), (chance, typed)
+        assert f"[Odds] {got['pool']}, {got['target']}" == typed.splitlines()[0]
+        assert sum(float(c["percent"].rstrip("%")) for c in got["chances"]) == pytest.approx(100.0)
+
+    def test_a_refused_pool_is_one_line(self):
+        assert self.odds("nosuchtrait vs 3")["error"] == "There is no trait called 'nosuchtrait'."
+        assert self.odds("")["error"] == "Click traits or type a pool."
+        assert self.odds(["a", "list"])["error"] == "Click traits or type a pool."
+
+    def test_the_room_sees_a_roll_in_its_panel(self):
+        self.hello()
+        got = self.panel_messages(lambda: self.call(CmdRoll(), "composure vs 1 # <b>hi</b>", caller=self.char2))
+        item = got[0]["roll"]
+        assert item["who"] == "Char2" and item["code"] and item["summary"]
+        # and the hello of a later panel lists it, from the roll log
+        again = self.hello()
+        assert again[2][1][1]["rolls"][-1]["code"] == item["code"]
+
+    def test_a_private_roll_reaches_only_its_receivers_panels(self):
+        self.telnet.protocol_key = "webclient/websocket"
+        self.hello(self.telnet)
+        got = self.panel_messages(lambda: self.call(CmdRoll(), "dex vs 1", caller=self.char1), self.telnet)
+        assert len(got) == 1
+        import evennia
+
+        evennia.SESSION_HANDLER.data_out.reset_mock()
+        self.call(CmdRoll(), "/private dex vs 1", caller=self.char1)
+        assert self.panel_messages(lambda: None, self.telnet) == []
+        assert [c for c in evennia.SESSION_HANDLER.data_out.call_args_list
+                if c.args[0] is self.telnet and "dice_panel" in c.kwargs] == []
+
+    def test_willpower_reroll_offered_in_its_window(self):
+        from rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        with seeded(FixedFaces([1, 2, 6, 3, 7])):
+            self.call(CmdRoll(), "dex+athletics vs 3", caller=self.char1)
+        got = self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True))
+        action = got[0]["actions"][0]
+        assert (action["label"], action["command"]) == ("Reroll with Willpower", "+willpower")
+        assert 0 < action["seconds"] <= 600
+        with seeded(FixedFaces([10, 10])):
+            self.call(CmdWillpower(), "", caller=self.char1)
+        assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+
+
+class TestOtherSystems(PanelTest):
+    def test_v20_sheet_and_trackers(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="v20"):
+            got = self.hello()
+        sheet, vitals = got[0][1][1]["sheet"], got[1][1]
+        assert (sheet["system"], sheet["joiner"], sheet["hint"]) == ("v20", " vs ", "<difficulty>")
+        assert vitals["willpower"] == {"current": 1, "max": 1}
+        assert vitals["health"]["level"] == "Healthy"
+
+    def test_dicecheck_target_after_a_colon(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="dicecheck"):
+            sheet = self.hello()[0][1][1]["sheet"]
+        assert (sheet["joiner"], sheet["hint"]) == (":", "<TN>")
+
+
+class TestWillpowerOffer(PanelTest):
+    def test_no_offer_for_hunger_dice_alone_or_without_willpower(self):
+        from rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 3)
+        with seeded(FixedFaces([2, 3, 4])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)  # 3 dice, all Hunger dice
+        assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+        self.char1.set_trait("hunger", 0)
+        self.char1.set_trait("willpower superficial", 2)  # Willpower 2: none left
+        with seeded(FixedFaces([2, 3, 4])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)
+        assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]

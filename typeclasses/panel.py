@@ -1,0 +1,110 @@
+"""
+The web client's dice panel, server side (the browser side is the package's static file
+`rolllog/static/storyteller_dice/dice_panel.js`; README: "The dice panel").
+
+A web client session becomes a panel session when the plugin says so (the inputfunc
+`dice_panel` with `hello`, kept as the protocol flag `DICE_PANEL`); only then does it get the panel's OOB messages. Evennia's own web
+client without the plugin would print every OOB message it has no plugin for as "Error or
+Unhandled event", and a telnet session never asked for any: neither gets one. Everything goes
+out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`, `odds`,
+`roll`, `rolls`, `actions`), plus `char_vitals`, the same gauges GMCP clients get.
+
+What needs the commands (the odds as `+odds` computes them, a system wing's actions such as
+V5's Willpower reroll) is answered by a handler the commands register at server start
+(`commands.panel`), since a typeclass never imports from `commands/`.
+"""
+
+import re
+
+from evennia.utils import logger
+from evennia.utils.utils import make_iter
+
+# The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
+# protocol says "webclient/websocket", the name earlier versions synced).
+WEB_PROTOCOLS = ("websocket", "webclient/websocket")
+# A protocol flag, not the session's memory: the Portal keeps the flags of its sessions and
+# gives them back to the Server after `evennia reload`, so the panel goes on being fed.
+FLAG = "DICE_PANEL"
+_HANDLER = []  # the commands' handler: callable(session, character, kwargs)
+# The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
+# " vs (<face>,<count>)", ":<TN>".
+_TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\))?)")
+
+
+def register_handler(handler):
+    """The commands' answer to panel requests (one: registering again replaces it)."""
+    _HANDLER[:] = [handler]
+
+
+def is_panel_session(session):
+    """Whether `session` is a web client session that runs the dice panel."""
+    return (getattr(session, "protocol_key", "") in WEB_PROTOCOLS
+            and bool((getattr(session, "protocol_flags", None) or {}).get(FLAG)))
+
+
+def panel_sessions(character, session=None):
+    """The character's sessions (or `session` alone) that run the panel."""
+    found = make_iter(session) if session else character.sessions.all()
+    return [each for each in found if is_panel_session(each)]
+
+
+def send(sessions, **message):
+    """One OOB message to each panel session: `dice_panel` with `message` as its keywords."""
+    for each in sessions:
+        each.data_out(dice_panel=((), message))
+
+
+def target_syntax(system):
+    """(joiner, hint) of the system's target after the pool: (" vs ", "<difficulty>")."""
+    found = _TARGET.search(system.roll_usage)
+    if not found:
+        return "", ""
+    joiner = found["joiner"]
+    return (" vs " if "vs" in joiner else joiner), found["hint"]
+
+
+def sheet_message(character):
+    """The character's sheet as the panel shows it: plain data, every text a text."""
+    system = character.dice_system()
+    joiner, hint = target_syntax(system)
+    sections = []
+    for part in character.sheet.layout(character.sheet_values, character.specialties):
+        sections.append({"kind": part.kind, "title": str(part.title), "text": str(part.text),
+                         "boxes": str(part.boxes),
+                         "rows": [[str(group), [[str(label), value] for label, value in traits]]
+                                  for group, traits in part.rows]})
+    return {"system": system.key, "title": system.title, "name": character.key,
+            "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections}
+
+
+def send_sheet(character, session=None):
+    """The sheet and its gauges to the character's panel sessions (on puppet, after a change)."""
+    sessions = panel_sessions(character, session)
+    if not sessions:
+        return
+    try:
+        send(sessions, sheet=sheet_message(character))
+        vitals = character.sheet.vitals(character.sheet_values)
+        for each in sessions if vitals else ():
+            each.data_out(char_vitals=vitals)
+    except Exception:  # noqa: BLE001 - the panel must never stop a sheet change or a login
+        logger.log_trace(f"dice panel sheet for {character}")
+
+
+def receive(session, kwargs):
+    """
+    A request from the panel (the inputfunc `dice_panel`). `hello` makes the session a panel
+    session (web client sessions only); the rest goes to the commands' handler, which answers
+    only a panel session with a puppet.
+    """
+    if getattr(session, "protocol_key", "") not in WEB_PROTOCOLS:
+        return
+    if kwargs.get("hello") and not is_panel_session(session):
+        session.update_flags(**{FLAG: True})
+    character = session.get_puppet() if hasattr(session, "get_puppet") else None
+    if character is None or not hasattr(character, "sheet_values") or not _HANDLER:
+        return
+    try:
+        _HANDLER[0](session, character, kwargs)
+    except Exception:  # noqa: BLE001 - a panel request is no command: never a traceback to the player
+        logger.log_trace(f"dice panel request from {character}")
