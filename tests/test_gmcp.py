@@ -103,8 +103,9 @@ def test_reads_gmcp():
     assert reads_gmcp(session("telnet"))
     assert reads_gmcp(session("telnet/ssl"))
     # Evennia's own web client prints an OOB message it cannot handle into the window.
-    assert not reads_gmcp(session("webclient/websocket", "Evennia Webclient (websocket [v1.evennia.com])"))
-    assert reads_gmcp(session("webclient/websocket", "Evennia Webclient (websocket [gmcp.mudstandards.org])"))
+    for key in ("websocket", "webclient/websocket"):  # the Server's name in Evennia 6.1; the Portal's
+        assert not reads_gmcp(session(key, "Evennia Webclient (websocket [v1.evennia.com])"))
+        assert reads_gmcp(session(key, "Evennia Webclient (websocket [gmcp.mudstandards.org])"))
     assert not reads_gmcp(session("webclient/ajax"))
     assert not reads_gmcp(session("ssh"))
 

@@ -38,7 +38,7 @@ SHEET = "storyteller_dice"
 
 def reads_gmcp(session):
     """
-    Whether OOB vitals may go to this session. Telnet: yes; the Portal writes GMCP (or MSDP)
+    Whether GMCP vitals may go to this session. Telnet: yes; the Portal writes GMCP (or MSDP)
     only when the client agreed to it and drops it otherwise. A websocket only when it chose a
     mudstandards.org GMCP or JSON subprotocol: Evennia's own web client (v1.evennia.com) prints
     any OOB message it has no plugin for as "Error or Unhandled event" in the player's window.
@@ -46,7 +46,7 @@ def reads_gmcp(session):
     key = getattr(session, "protocol_key", "") or ""
     if key.startswith("telnet"):
         return True
-    if key == "webclient/websocket":
+    if key in panel.WEB_PROTOCOLS:
         client = str(session.protocol_flags.get("CLIENTNAME", ""))
         return "gmcp.mudstandards.org" in client or "json.mudstandards.org" in client
     return False

@@ -6,16 +6,10 @@
  * one offers the fonts the game serves itself (DejaVu Sans Mono, from Evennia's static files)
  * and the browser's monospace font, with the same options menu and the same saved settings.
  *
- * The line height follows the font size: Evennia's stylesheet sets `line-height: .7rem`
- * (11.2 px) below 480 px, for its own .5rem text; with the size chosen here (0.9em by default)
- * every line was drawn over the one above it. The text boxes of DejaVu Sans Mono are about
- * 1.46em tall (21 px at 14.4 px; 10 px at 6.4 px), taller than Evennia's desktop 1.4em, so
- * a line is 1.55em, and never less than the font and 7 px: no two lines overlap at any size
- * the menu offers (tests/e2e/test_website_web.py measures the text boxes).
+ * The line height that follows the font size (so no line is drawn over another on a phone)
+ * is the dice package's, for every game's web client: storyteller_dice/dice_panel.css.
  */
 let font_plugin = (function () {
-
-    const LINE_HEIGHT = "max(1.55em, calc(1em + 7px))";
 
     const font_urls = {
         'DejaVu Sans Mono': '/static/webclient/fonts/DejaVuSansMono.css',
@@ -35,7 +29,6 @@ let font_plugin = (function () {
         var family = getActiveFontFamily();
         $(document.body).css("font-family", family === "Monospace" ? "monospace" : "'" + family + "', monospace");
         $(document.body).css("font-size", getActiveFontSize() + "em");
-        $(document.body).css("line-height", LINE_HEIGHT);
     }
 
     var onFontFamily = function (evnt) {
