@@ -187,3 +187,12 @@ class TestWillpowerOffer(PanelTest):
         with seeded(FixedFaces([2, 3, 4])):
             self.call(CmdRoll(), "3 vs 2", caller=self.char1)
         assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+
+
+class TestLeavingTheCharacter(PanelTest):
+    def test_unpuppet_clears_the_panel_and_telnet_gets_nothing(self):
+        self.hello()
+        got = self.panel_messages(lambda: self.char1.at_post_unpuppet(account=self.account, session=self.web))
+        assert got == [{"cleared": True}]
+        assert self.panel_messages(lambda: self.char2.at_post_unpuppet(account=self.account2, session=self.telnet),
+                                   self.telnet) == []

@@ -257,6 +257,13 @@ class DiceCharacterMixin:
         self._stock_post_puppet()
         self.send_vitals()
 
+    def at_post_unpuppet(self, account=None, session=None, **kwargs):
+        """After Evennia's: a web client's dice panel that showed this sheet shows none (its
+        player left the character; the panel must not offer rolls from a sheet not played)."""
+        super().at_post_unpuppet(account=account, session=session, **kwargs)
+        if session is not None and panel.is_panel_session(session):
+            panel.send([session], cleared=True)
+
     def _stock_post_puppet(self):
         """Evennia's greeting, look and "has entered the game", with the name shown as text (the
         stock greeting prints the raw key into `You become |c<key>|n`)."""

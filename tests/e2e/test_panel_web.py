@@ -161,4 +161,9 @@ def test_panel_at_390_pixels(game_server, new_player, page):
     shoot(page, "panel-390-collapsed")
     page.keyboard.press("Enter")
     assert page.locator("#dp-pool").is_visible()
+
+    # Leaving the character (unpuppet) takes its sheet away: no trait to roll from a sheet not played.
+    send(page, "unpuppet")
+    page.wait_for_selector(".dp-empty")
+    assert page.locator("button.dp-trait").count() == 0
     assert page.errors == [], page.errors

@@ -6,6 +6,7 @@
  *   dice_panel {odds: ...}     the exact odds of the pool being built, as +odds gives them
  *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown
  *   dice_panel {actions: [...]} what the system offers now (V5: the Willpower reroll)
+ *   dice_panel {cleared: true} the player left the character (ooc): no sheet until the next puppet
  *   char_vitals {...}          the trackers, the same gauges GMCP clients get
  * It asks with the inputfunc `dice_panel` ({hello}, {odds: "<pool> vs <n>"}, {actions}), and
  * rolls by sending the very `+roll ...` line a player types.
@@ -332,6 +333,10 @@ let dice_panel = (function () {
 
     function onPanel(args, kwargs) {
         kwargs = payload(kwargs);
+        if (kwargs.cleared) {  // the player left the character: no sheet, gauges or offers
+            state.sheet = null; state.vitals = null; state.actions = [];
+            drawSheet(); drawTrackers(); drawActions();
+        }
         if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); }
         if (kwargs.odds) {
             if (kwargs.odds.typed === state.oddsFor) { drawOdds(kwargs.odds); }
