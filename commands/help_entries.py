@@ -30,7 +30,7 @@ HELP_ENTRY_DICTS = [
             another player's speech: [Alice(#12)] Alice says, "...". See help +nospoof.
         """,
     },
-    # The Dice help (seed 004's guide ends "See also: help hunger, help rouse, help willpower,
+    # The Dice help (the V5 guide ends "See also: help hunger, help rouse, help willpower,
     # help disciplines"). Each entry must fit one page: Evennia's help pages anything longer
     # than CLIENT_DEFAULT_HEIGHT - 4 lines (41 of 45) counting its frame, and a telnet client
     # that reports its size (NAWS) gets its own height - 4. tests/test_help_entries.py holds

@@ -1,6 +1,6 @@
 """
 The Dice Check behind the seam (`rules.engine`): the `System` object the shared commands, the
-display and the roll log use. The rules live in `rules.dicecheck` (RULES.md §5, seed 002); this
+display and the roll log use. The rules live in `rules.dicecheck` (docs/dicecheck.md); this
 module reads the seed's notation against a sheet and translates results to the neutral shapes.
 
 Syntax, the seed's notation as written (`<what is rolled>:<against what>`):
@@ -33,7 +33,7 @@ the same in `view` and `odds`: "success" (good), "failure" (bad), "big_botch" (d
 notes give "Effect 2, Degree of Success 2" or "botch margin 1". An opposed check shows the
 other side's dice as a second group, labelled with their name.
 
-Rulings (RULES.md and the seed are silent):
+Rulings (the rules are silent):
 
 - **Ruling**: the seed names only STR among Attributes. The sheet has six, each with a
   three-letter abbreviation: Strength STR, Dexterity DEX, Constitution CON, Intelligence INT,

@@ -1,6 +1,6 @@
 """
 Seyruun behind the seam (`rules.engine`): the `System` object the shared commands, the display
-and the roll log use. The rules live in `rules.seyruun` (RULES.md §3, seed 000); this module
+and the roll log use. The rules live in `rules.seyruun` (docs/seyruun.md); this module
 reads what players type, builds the pool from the sheet, and translates results and odds into
 the system-neutral shapes.
 

@@ -1,10 +1,10 @@
 """
-V5 Humanity rolls (RULES.md §1, "beyond seed 004", from the V5 core rules): the Remorse test
+V5 Humanity rolls (docs/v5.md, from the V5 core rules): the Remorse test
 and the frenzy test. Neither rolls Hunger dice.
 
 **Remorse.** Made when a character has Stains (V5 core: at the end of the session). Pool:
 10 - Humanity - Stains (the unmarked Humanity boxes), at least 1 die. Stains may overflow
-the empty boxes (0-10 Stains, RULES.md §1: each one that does not fit is Aggravated
+the empty boxes (0-10 Stains, docs/v5.md: each one that does not fit is Aggravated
 Willpower damage and the character is Impaired, `rules.v5_sheet`); the test is then 1 die.
 **Ruling**: the Impaired -2 does not apply to the Remorse test, the test that ends it (its
 pool is at its minimum of 1 die anyway). Any success: Humanity is

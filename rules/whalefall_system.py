@@ -1,6 +1,6 @@
 """
 Whalefall behind the seam (`rules.engine`): the `System` object the shared commands, the
-display and the roll log use. The rules live in `rules.whalefall` (RULES.md §4, seed 001); this
+display and the roll log use. The rules live in `rules.whalefall` (docs/whalefall.md); this
 module reads what players type, keeps the sheet and translates results to the neutral shapes.
 
 Syntax:
@@ -21,7 +21,7 @@ number of dice that met the face ("2 dice at 6+"). Outcome keys, the same in `vi
 `odds`: "success" (good), "failure_partial" (labelled "failure (partial)", tone "mixed": the GM
 may soften it), "failure" (bad), "automatic_failure" (bad, no dice).
 
-Rulings (RULES.md and the seed are silent):
+Rulings (the rules are silent):
 
 - **Ruling**: a target number is required: the GM always sets one (seed), so a roll without
   `vs (face,count)` is refused with the syntax rather than judged against a guess.

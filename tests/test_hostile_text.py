@@ -1,5 +1,5 @@
 """
-Hostile text: what a player types is shown as typed and never interpreted (issue 8).
+Hostile text: what a player types is shown as typed and never interpreted.
 
 Every command and switch that takes text is fed generated hostile text (Evennia markup for
 colour, layout and links, `$func()` calls, `{}` format fields, control and bidi characters,

@@ -1,5 +1,5 @@
 """
-Seyruun rules (RULES.md §3, seed 000): explicit faces for every rule and every worked example
+Seyruun rules (docs/seyruun.md): explicit faces for every rule and every worked example
 of the seed, exact odds against icepool, a seeded comparison with an independent evaluator,
 and property tests. Plain functions: no database.
 """

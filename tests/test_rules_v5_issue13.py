@@ -1,5 +1,5 @@
 """
-Issue 13, the rules part (RULES.md §1): rating-only rolls, Rouse at Hunger 5, the seed's
+V5 rules beyond the plain roll (docs/v5.md): rating-only rolls, Rouse at Hunger 5, the
 `/willpower` ending, refusing Willpower that buys nothing, the core teamwork reading, Blood
 Surge, Stains beyond Humanity and slaking. Explicit faces everywhere; exact odds as Fractions,
 checked against icepool where they change.

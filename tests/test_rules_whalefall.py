@@ -1,4 +1,4 @@
-"""Whalefall (rules/whalefall.py, RULES.md §4, seed 001): explicit faces, exact odds, properties."""
+"""Whalefall (rules/whalefall.py, docs/whalefall.md): explicit faces, exact odds, properties."""
 
 import random
 from fractions import Fraction
