@@ -139,7 +139,7 @@ HELP_ENTRY_DICTS = [
               +willpower 2 4 5         reroll exactly these faces
               +odds/reroll             the exact chance of each choice first
 
-            The seed's form +roll <pool> vs <n>/willpower rolls, then rerolls the
+            The ending form +roll <pool> vs <n>/willpower rolls, then rerolls the
             failures only if the roll did not win; on a win nothing is spent.
             A choice that cannot raise your chance to win (or lower that of a
             messy critical) is refused, and nothing is spent.
