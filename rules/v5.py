@@ -31,7 +31,7 @@ change what is tested; an Impaired character's -2 is such a modifier). Two trait
 `rating_only=True` on its result, and `apply_reroll` refuses it.
 
 The `/willpower` ending (`+roll <pool> vs <difficulty>/willpower`, docs/v5.md):
-`willpower_ending` decides at once. **Ruling** (the rules are open): the `failures` choice is rerolled
+`willpower_ending` decides at once. **Ruling** (docs/v5.md, 'Rolls'): the `failures` choice is rerolled
 only when the roll did not win; on a win nothing is rerolled or spent and the decision says
 why (rerolling failures on a win can only add a messy critical: [2,3,7]+[10] vs 2 became one
 19 times in 100).

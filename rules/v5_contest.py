@@ -2,7 +2,7 @@
 V5 contests and teamwork (docs/v5.md): rolls of several pools that make one outcome.
 
 **Contest.** Both sides roll their pools, each with its own Hunger; the side with more
-successes wins by the difference. **Ruling** (the rules are silent): on a tie the defender (the side
+successes wins by the difference. **Ruling** (docs/v5.md, 'Contests'): on a tie the defender (the side
 challenged) wins, and the result says it was a tie.
 
 Each side is kept as a `rules.v5.V5Result` evaluated against *what that side needs to win the

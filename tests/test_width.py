@@ -128,7 +128,7 @@ class WidthTest(Connected, EvenniaCommandTest):
         self.check_system("dicecheck", 50)
 
     def test_typical_rolls_at_80_without_comment(self):
-        # the measure: an ordinary roll line was 87-92 columns
+        # before wrapping, an ordinary roll line was 87-92 columns
         self.screen(80)
         for key, (cmd, typed, _, _) in TYPICAL.items():
             with override_settings(DICE_SYSTEM=key):
