@@ -18,7 +18,7 @@ Opposed checks: both sides roll; the other side's Hits are the TN (`opposed`, ex
 `opposed_odds`). Damage checks:
 the TN is the armour's Hardness and the Effect becomes wounds (`damage=True`, `wounds`).
 
-Notation, as the seed writes it (`parse`): `STR:3`, `Swords (Cut):EVA`,
+Notation, as the rules write it (`parse`): `STR:3`, `Swords (Cut):EVA`,
 `Command (Intimidate):GRI`, `Athletics (Grapple):Athletics (Grapple)`, `12d(6+):3`,
 `9d(7+):EVA`.
 
@@ -347,7 +347,7 @@ def _right(text):
 
 def parse(text):
     """
-    Read the seed's notation: `<what is rolled>:<against what>`.
+    Read the rules' notation: `<what is rolled>:<against what>`.
 
     Returns:
         CheckRequest

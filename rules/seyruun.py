@@ -44,8 +44,8 @@ Rulings (the rules are silent or open):
   difficulty 1 for its own botch/win flags).
 - **Ruling**: a resisted power takes effect only when its successes exceed the resistance's;
   a tie means the resistance holds (the contested Attribute tie-break is for contested rolls).
-- **Ruling**: in an extended roll a botch adds nothing and does not reset the total (the seed
-  only says successes accumulate); botches are counted and reported.
+- **Ruling**: in an extended roll a botch adds nothing and does not reset the total (the rules
+  only say successes accumulate); botches are counted and reported.
 - **Ruling**: a Willpower reroll (with approval) rerolls the whole failed roll once, with the
   same number of dice; a roll that won cannot be rerolled.
 - **Ruling**: a rating (Attribute, Composure, Resolve) is a whole number from 1 up; a Skill from

@@ -352,7 +352,7 @@ def reroll(result, indexes, rng=None):
 
 @dataclass(frozen=True)
 class WillpowerDecision:
-    """What the seed's `/willpower` ending does: reroll `indexes`, or nothing and `reason`."""
+    """What the rules' `/willpower` ending does: reroll `indexes`, or nothing and `reason`."""
 
     reroll: bool
     indexes: tuple
@@ -367,7 +367,7 @@ ENDING_ALL_HUNGER = ("Every die is a Hunger die (Hunger dice are never rerolled)
 
 def willpower_ending(result):
     """
-    The decision of the seed's `/willpower` ending for a fresh roll (docs/v5.md, 'Rulings'):
+    The decision of the rules' `/willpower` ending for a fresh roll (docs/v5.md, 'Rulings'):
     reroll the `failures` choice only when the roll did not win. Spend Willpower exactly
     when `reroll` is True.
     """

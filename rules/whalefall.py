@@ -10,7 +10,7 @@ pool smaller than `count` fails automatically, without rolling (`check` / `roll`
 result with no dice).
 
 Partial: a failed check where at least one die met the face is flagged `partial`, so the GM
-may rule a partial success or a partial failure (seed: Ryuji's 2, 4, 10 against (5,2)). The
+may rule a partial success or a partial failure (the rules: Ryuji's 2, 4, 10 against (5,2)). The
 flag decides nothing by itself: `success` stays False.
 
 Rulings (the rules are silent):
@@ -67,7 +67,7 @@ class WhalefallResult:
 
     @property
     def notation(self):
-        """The target number as the seed writes it: `(5,2)`."""
+        """The target number as the rules write it: `(5,2)`."""
         return f"({self.target},{self.needed})"
 
 
@@ -145,7 +145,7 @@ def roll(pool, target, needed, rng=None, sides=DEFAULT_SIDES):
     return evaluate(roll_faces(pool, rng, sides), target, needed, sides)
 
 
-check = roll  # the seed's word: "a Diplomacy check"
+check = roll  # the rules' word: "a Diplomacy check"
 
 
 def _meeting_counts(pool, target, sides):

@@ -13,7 +13,7 @@ from rules.dicecheck import CheckRequest, Side
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_rudolf_cuts_with_his_arming_sword():

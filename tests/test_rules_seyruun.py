@@ -1,6 +1,6 @@
 """
 Seyruun rules (docs/seyruun.md): explicit faces for every rule and every worked example
-of the seed, exact odds against icepool, a seeded comparison with an independent evaluator,
+of the rules, exact odds against icepool, a seeded comparison with an independent evaluator,
 and property tests. Plain functions: no database.
 """
 

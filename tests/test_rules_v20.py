@@ -1,4 +1,4 @@
-"""V20 rules (docs/v20.md) with explicit faces, the seed's examples included. Pure."""
+"""V20 rules (docs/v20.md) with explicit faces, the rules' examples included. Pure."""
 
 import random
 

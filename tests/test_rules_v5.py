@@ -1,4 +1,4 @@
-"""V5 rules (docs/v5.md) with explicit faces, the seed's examples included."""
+"""V5 rules (docs/v5.md) with explicit faces, the rules' examples included."""
 
 import random
 import subprocess

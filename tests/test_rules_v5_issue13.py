@@ -104,7 +104,7 @@ def test_remorse_and_frenzy_are_rating_only():
     assert v5_humanity.evaluate_frenzy([6, 1, 1, 1, 1], 3, 7, 1).roll.rating_only is True
 
 
-# ---------------------------------------------------------------- the seed's /willpower ending
+# ---------------------------------------------------------------- the rules' /willpower ending
 
 
 def test_willpower_ending_on_a_win_spends_nothing():

@@ -12,7 +12,7 @@ from rules import whalefall
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_gomez_persuades_the_guard():

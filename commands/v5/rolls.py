@@ -70,7 +70,7 @@ def split_roll_args(text):
 
 def willpower_at_once(caller, result, rng, difficulty_given, accumulating=False):
     """
-    The seed's `/willpower` ending: reroll the `failures` choice right after the roll, only
+    The rules' `/willpower` ending: reroll the `failures` choice right after the roll, only
     when the roll did not win (`rules.v5.willpower_ending`; docs/v5.md, 'Rulings').
 
     Returns:
