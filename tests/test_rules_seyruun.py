@@ -786,7 +786,7 @@ def test_team_needs_two():
 
 
 def test_resisted_power_beats_resistance():
-    # Charisma + Intimidation vs Willpower + Resolve (seed example).
+    # Charisma + Intimidation vs Willpower + Resolve (a worked example of the rules).
     power = evaluate([6, 7, 10], 1)
     resistance = evaluate([6, 2], 1)
     result = seyruun.resisted(power, resistance)
