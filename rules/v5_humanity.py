@@ -17,8 +17,9 @@ core) and are not rerolled with Willpower.
 the difficulty the Storyteller sets (the trigger). **Rulings**: Willpower means the
 *current* Willpower, the boxes not marked by damage (V5 core: Willpower tests roll current
 Willpower); no Hunger dice (V5 core: Hunger dice are not used on Willpower or Humanity
-tests); the test changes nothing on the sheet (a failure means the character frenzies,
-played out with the Storyteller) and it is not rerolled with Willpower (V5 core: Willpower
+tests); the test changes no trait on the sheet (a failure means the character frenzies,
+played out with the Storyteller; `+frenzy` marks the character as in frenzy until
+`+frenzy/end`, nothing more) and it is not rerolled with Willpower (V5 core: Willpower
 does not reroll Willpower tests). Without a stated difficulty the roll only reports its
 successes. An Impaired character (Stains beyond Humanity) rolls it with the -2 of every pool
 (`penalty`), still at least 1 die.
