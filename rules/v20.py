@@ -389,7 +389,7 @@ def even_split(dice, actions):
 
 def split_actions(pools, split=None, celerity=()):
     """
-    Dice for each declared action (docs/v20.md multiple actions).
+    Dice for each declared action (docs/v20.md, 'Multiple and extended actions').
 
     Args:
         pools (sequence of int): each action's full pool, in the order declared.

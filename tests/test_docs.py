@@ -124,3 +124,16 @@ def test_the_contract_page_is_linked():
     assert (ROOT / "docs" / "contract.md").is_file()
     assert "(docs/contract.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(contract.md)" in (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+
+
+DOCS_POINTER = re.compile(r"\bdocs/([a-z0-9_-]+\.md)\b")
+
+
+def test_every_pointer_into_docs_names_a_page_that_is_there():
+    missing = []
+    for relative in _tracked_files():
+        text = _text(relative)
+        for name in set(DOCS_POINTER.findall(text or "")):
+            if not (ROOT / "docs" / name).is_file():
+                missing.append(f"{relative}: docs/{name}")
+    assert not missing, "Pointers to docs pages that do not exist:\n" + "\n".join(sorted(missing))
