@@ -17,8 +17,8 @@ from rules import systems
 ROOT = Path(__file__).resolve().parent.parent
 
 # Pointers to documents outside the repository: the rules file, the shared folder, numbered
-# seeds and numbered issues. A name such as `test_x_issue13.py` is not a pointer (no word
-# boundary before "issue"), so test files named that way may keep their names.
+# seeds and numbered issues. A file name with an underscore before the word (some test files
+# are still named so) is not a pointer: there is no word boundary before it.
 FORBIDDEN = {
     "the rules file": re.compile(re.escape("RULES" + ".md"), re.IGNORECASE),
     "the shared folder": re.compile(re.escape(".." + "/shared"), re.IGNORECASE),
