@@ -11,7 +11,7 @@ game gets an answer. This runs real commands on real Evennia objects (a throwawa
 test database, set up like the test suite's, with `EvenniaCommandTest`'s room, characters and
 session; every room message goes through `msg()` to the sessions, as in the game) and prints
 each one's median time and its ratio to the baseline, a plain `+roll 3` measured in the same
-run. Before issue 8, `+roll/private 3=Bob,Bob,...` with ~1,200 names held the game 3.4 s.
+run. Before private rolls took at most 10 names, `+roll/private 3=Bob,Bob,...` with ~1,200 names held the game 3.4 s.
 
 The cases are the bounded worst ones: the most names a private roll takes (10, all real
 characters here, plus the 1,200-name flood that is now refused), the longest pool expression

@@ -56,7 +56,7 @@ def icepool_contest(ap, ah, dp, dh):
         sa, pair_a, ten_a, one_a = a
         sd, pair_d, ten_d, one_d = d
         a_wins_roll = sa > sd
-        d_wins_roll = sd >= max(sa, 1)  # 0 successes never wins (RULES.md §1)
+        d_wins_roll = sd >= max(sa, 1)  # 0 successes never wins (docs/v5.md)
         return (
             sa > sd, sd > sa, sa == sd, sa > sd, sd >= sa,
             a_wins_roll and pair_a, a_wins_roll and pair_a and ten_a, not a_wins_roll and one_a, sa == 0,

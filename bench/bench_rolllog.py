@@ -1,5 +1,5 @@
 """
-Benchmark: the roll log at a million rows (issue 14, item 4).
+Benchmark: the roll log at a million rows.
 
 Run from the repository root:
 

@@ -58,7 +58,7 @@ def icepool_odds(pool, hunger, difficulty, warm):
 
     def outcome(six_to_nine, tens, one, ten):
         successes = six_to_nine + tens + 2 * (tens // 2)
-        win = successes >= max(difficulty, 1)  # 0 successes never wins (RULES.md §1)
+        win = successes >= max(difficulty, 1)  # 0 successes never wins (docs/v5.md)
         critical = win and tens >= 2
         return win, critical, critical and ten, not win and one, successes == 0, successes
 

@@ -6,7 +6,7 @@ and its charts from `rules.fairness`: per (dice group label, die size) the obser
 each face against the expected one, the chi-square p-value and a verdict in plain words. The
 record keeps group labels as shown, so under V5 Hunger dice and regular dice are tested apart.
 
-**Rulings** (the issue is silent):
+**Rulings** (the rules are silent):
 
 - Who may see what: a player sees the whole game and their own characters (every character of
   their account); staff (Builder+) see anyone. Naming another character is refused with the

@@ -2,7 +2,7 @@
 `help`, with a topic named exactly as typed shown before anything else.
 
 Evennia 6.1's `help` finds topics with a Lunr search over commands, help entries and help
-categories together, keyed by name. Two things hid the Dice guides that seed 004 names
+categories together, keyed by name. Two things hid the Dice guides that the V5 guide names
 ("See also: help hunger, help rouse, help willpower, help disciplines") and `help dice`:
 
 - a help category and a help entry of the same name share one key in that search, and the

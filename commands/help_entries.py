@@ -30,7 +30,7 @@ HELP_ENTRY_DICTS = [
             another player's speech: [Alice(#12)] Alice says, "...". See help +nospoof.
         """,
     },
-    # The Dice help (seed 004's guide ends "See also: help hunger, help rouse, help willpower,
+    # The Dice help (the V5 guide ends "See also: help hunger, help rouse, help willpower,
     # help disciplines"). Each entry must fit one page: Evennia's help pages anything longer
     # than CLIENT_DEFAULT_HEIGHT - 4 lines (41 of 45) counting its frame, and a telnet client
     # that reports its size (NAWS) gets its own height - 4. tests/test_help_entries.py holds
@@ -142,7 +142,7 @@ HELP_ENTRY_DICTS = [
               +willpower 2 4 5         reroll exactly these faces
               +odds/reroll             the exact chance of each choice first
 
-            The seed's form +roll <pool> vs <n>/willpower rolls, then rerolls the
+            The ending form +roll <pool> vs <n>/willpower rolls, then rerolls the
             failures only if the roll did not win; on a win nothing is spent.
             A choice that cannot raise your chance to win (or lower that of a
             messy critical) is refused, and nothing is spent.

@@ -52,7 +52,7 @@ Seeing
   roll) and the public rolls made in any room where one of their characters rolled or was shown
   a roll ("rooms they were in").
 
-Listing (issue 14)
+Listing
 ------------------
 `search` and `visible_to_account` return queries that `page` counts exactly, per UTC day, from
 what `rolllog.listing` keeps at write time (the whole log, its private entries, a room's, a
@@ -753,7 +753,7 @@ def page(query, number, size=PAGE_SIZE):
     (entries on page `number` (1-based), total count, number of pages) of a query ordered
     newest first by (created, id). A number past the end is the last page.
 
-    Issue 14 (bench/bench_rolllog.py). The count is exact, never capped or cached:
+    Measured at a million rows by bench/bench_rolllog.py. The count is exact, never capped or cached:
 
     - A long list with a day plan (`search` without a character or kinds, `visible_to_account`)
       is counted per UTC day from `DayCount` (a few thousand rows, not a million entries). The

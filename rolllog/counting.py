@@ -1,5 +1,5 @@
 """
-Counts kept exact at write time (issue 14): `add_counts` adds to rows of a counting table
+Counts kept exact at write time: `add_counts` adds to rows of a counting table
 (`FaceTally`, `DayCount`) by key, in one upsert statement per chunk, on SQLite (3.24 and later)
 and PostgreSQL alike:
 

@@ -1,5 +1,5 @@
 """
-The fairness report's counts (issue 14), from the database: how often each face came up, per
+The fairness report's counts, from the database: how often each face came up, per
 dice group label and die size, for one character (or everyone) over a time window.
 
 The dice live in each entry's JSON `view`; counting JSON portably (SQLite and PostgreSQL) is
@@ -24,7 +24,7 @@ Group labels are kept as shown ("Dice", "Hunger", "Chance die" ...), so under V5
 and regular dice are counted apart; a report may merge labels of one size if it wants.
 `character` is whose dice they were: the subject when staff rolled for someone, else the roller.
 
-**Ruling (the whole game at a million rows, issue 14):** counting every RollFace row of the
+**Ruling (the whole game at a million rows):** counting every RollFace row of the
 whole game took 9 s on SQLite at a million entries, and the report is a page. So the faces are
 also summed per UTC day, system, group label, die size and face in `FaceTally`:
 

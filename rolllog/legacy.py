@@ -1,7 +1,7 @@
 """
 The roll log's first shape, read into the system-neutral one (frozen: do not change).
 
-Until issue 10 every entry was a V5 roll stored in V5's own columns (`regular` and `hunger`
+Until the record became system-neutral every entry was a V5 roll stored in V5's own columns (`regular` and `hunger`
 faces, `difficulty`, `successes`, an outcome key) and a contest or teamwork roll ran both
 sides' dice together in those columns, with each side apart only in `details`. The record is
 now a `rules.engine.RollView` dict (`RollView.to_dict`): labelled groups of dice with marks,
@@ -17,7 +17,7 @@ checks it against `rules.v5_system` (the live V5 view) face by face.
 Pure Python, standard library only: no Django, no `rules` import.
 
 **Ruling (old contest sides):** an old contest row kept each side's faces and successes but
-not its outcome flags; they are worked out again as the contest scored them (RULES.md §1 and
+not its outcome flags; they are worked out again as the contest scored them (docs/v5.md and
 `rules.v5_contest`: the attacker needs one success more than the defender, the defender as
 many as the attacker, 0 successes never wins), under the official bestial rule (a losing side
 with a Hunger 1 showing), the only one old games ran with by default.

@@ -1,5 +1,5 @@
 """
-What the roll log's long lists count at write time (issue 14), so a page of a million-entry
+What the roll log's long lists count at write time, so a page of a million-entry
 log reads a few hundred rows whoever asks (`rolllog.api.page`, `visible_to_account`):
 
 - `DayCount`: the entries of each UTC day per room (0: none; -1: every room at once), public

@@ -7,7 +7,7 @@ roll (`action` is true; kind "hunger", "slake", ...). Links to characters, accou
 are kept with a copy of their names at the time, so the record still reads right after a
 rename or a deletion.
 
-The record is system-neutral (issue 10): the roll as people saw it is `view`, a
+The record is system-neutral: the roll as people saw it is `view`, a
 `rules.engine.RollView` dict (labelled groups of dice whose faces carry marks, the target as
 text, the score, the outcome with its label and tone), so any row can be shown again without
 the system that made it; a contest or teamwork roll keeps each side apart in `sides` and the
@@ -15,13 +15,13 @@ verdict the room saw; `data` is the system's own record (`System.record`). Rows 
 (V5 columns `regular`, `hunger`, `difficulty`, `successes`) were moved into this form by
 migration 0003 (see `rolllog.legacy`).
 
-`RollFace` (issue 14) keeps every rolled die's face apart from the JSON view, one row per
+`RollFace` keeps every rolled die's face apart from the JSON view, one row per
 (entry, group label, die size, face) with its count, so the fairness report counts faces in
 the database (GROUP BY) on any backend; see `rolllog.fairness` for which dice count.
 `FaceTally` sums those rows per UTC day, system, label, die size and face, kept exact at write
 time, so the whole game's report reads a few thousand rows instead of every face ever rolled.
 
-Paging (issue 14): lists are read newest first by (created, id), through the index
+Paging: lists are read newest first by (created, id), through the index
 `rolllog_created_id`; see `rolllog.api.page` and `rolllog.views`. `DayCount` (the entries of
 each UTC day per room, public and private), `RoomVisit` (the rooms each character was in) and
 `Participant` (who took part in each private or roomless entry) are kept exact at write time
@@ -123,7 +123,7 @@ class RollEntry(models.Model):
         indexes = [
             models.Index(fields=["character", "created"], name="rolllog_character_created"),
             models.Index(fields=["room", "created"], name="rolllog_room_created"),
-            # The order every list is read in, so a page seeks instead of sorting (issue 14).
+            # The order every list is read in, so a page seeks instead of sorting.
             models.Index(fields=["created", "id"], name="rolllog_created_id"),
             # Partial: subject and parent are empty on most rows, and an index full of NULLs
             # reads (to SQLite's planner) as matching everything, so `character OR subject`

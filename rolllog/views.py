@@ -6,7 +6,7 @@ newest first, filtered by character name and by code.
 
 Pages are numbered (`?page=N`, 50 entries) and read by `rolllog.api.page`: the page's first
 (created, id) is sought through the index, then the page is read by keyset from there, so a
-deep page costs about what the first does (issue 14, bench/bench_rolllog.py).
+deep page costs about what the first does (bench/bench_rolllog.py).
 """
 
 from urllib.parse import urlencode
@@ -87,7 +87,7 @@ def _named(typed):
     """
     The entries by or for a character whose name contains `typed`.
 
-    **Ruling (issue 14, speed):** when characters that exist now match, their entries are
+    **Ruling (speed):** when characters that exist now match, their entries are
     found by their links (indexed: `rolllog_character_created`, `rolllog_subject_created`),
     renamed ones included; only when none does are the names stored on the log searched
     (a deleted character, or one under a name it no longer has), which reads the whole log.
@@ -128,7 +128,7 @@ def roll_list(request):
     return render(request, "rolllog/roll_list.html", context)
 
 
-# ---------------------------------------------------------------- fairness and odds (issue 14)
+# ---------------------------------------------------------------- fairness and odds
 
 MAX_FAIRNESS_DAYS = 3650
 

@@ -9,7 +9,7 @@ product of every score with every score): about (scores of A + scores of B) addi
 `compare` does the same over plain weights (integer ways, or anything with + and *) without
 asking them to sum to 1, so a system that counts in integers (`rules.v5_contest_odds`) makes
 a Fraction only at the end. Who takes a tie is the system's rule (V5: the defender,
-RULES.md §1), not this module's.
+docs/v5.md), not this module's.
 
 `at_least` answers "A beats B by `margin` or more" with the same pass (A's scores moved by the
 margin), so a system's margin bands (The Dice Check's Degrees of Success) need no pairwise

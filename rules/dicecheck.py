@@ -1,5 +1,5 @@
 """
-The Dice Check (RULES.md §5, seed 002).
+The Dice Check (docs/dicecheck.md).
 
 Pool: Attribute dice + Skill training + Focus + modifiers, that many d10s (`build_pool`).
 
@@ -18,11 +18,11 @@ Opposed checks: both sides roll; the other side's Hits are the TN (`opposed`, ex
 `opposed_odds`). Damage checks:
 the TN is the armour's Hardness and the Effect becomes wounds (`damage=True`, `wounds`).
 
-Notation, as the seed writes it (`parse`): `STR:3`, `Swords (Cut):EVA`,
+Notation, as the rules write it (`parse`): `STR:3`, `Swords (Cut):EVA`,
 `Command (Intimidate):GRI`, `Athletics (Grapple):Athletics (Grapple)`, `12d(6+):3`,
 `9d(7+):EVA`.
 
-Rulings (RULES.md and the seed are silent):
+Rulings (the rules are silent):
 
 - **Ruling**: on a failure `dos` is 0 (no Degree of Success); `effect` is 0 on a failure and
   `botch_margin` 0 on a success, so neither is ever negative.
@@ -142,7 +142,7 @@ def build_pool(attribute, training=0, focus=0, modifiers=()):
 
 def evaluate(dice, threshold, tn, damage=False):
     """
-    Judge explicit faces (RULES.md §0 contract).
+    Judge explicit faces (docs/contract.md).
 
     Args:
         dice (iterable of int): d10 faces, 1-10.
@@ -347,7 +347,7 @@ def _right(text):
 
 def parse(text):
     """
-    Read the seed's notation: `<what is rolled>:<against what>`.
+    Read the rules' notation: `<what is rolled>:<against what>`.
 
     Returns:
         CheckRequest

@@ -1,5 +1,5 @@
 """
-Exact odds of an opposed Dice Check as a contest (RULES.md §5: `Athletics (Grapple):Athletics
+Exact odds of an opposed Dice Check as a contest (docs/dicecheck.md: `Athletics (Grapple):Athletics
 (Grapple)`, both sides roll and the other side's Hits are the TN), decided as +roll decides one
 (`rules.dicecheck.evaluate_opposed`): the active side (the one who rolls against the other)
 succeeds with Hits >= the other's Hits, so an opposed tie goes to the active side (the ruling in

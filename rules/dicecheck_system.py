@@ -1,9 +1,9 @@
 """
 The Dice Check behind the seam (`rules.engine`): the `System` object the shared commands, the
-display and the roll log use. The rules live in `rules.dicecheck` (RULES.md §5, seed 002); this
-module reads the seed's notation against a sheet and translates results to the neutral shapes.
+display and the roll log use. The rules live in `rules.dicecheck` (docs/dicecheck.md); this
+module reads the rules' notation against a sheet and translates results to the neutral shapes.
 
-Syntax, the seed's notation as written (`<what is rolled>:<against what>`):
+Syntax, the rules' notation as written (`<what is rolled>:<against what>`):
 
     +roll STR:3                         Strength check vs TN 3
     +roll Swords (Cut):EVA Rudolf       Swords + the Cut Focus vs Rudolf's Evasion
@@ -18,7 +18,7 @@ Syntax, the seed's notation as written (`<what is rolled>:<against what>`):
 Pool: Attribute dice + Skill training + Focus + modifiers; an Attribute of level N gives N
 dice, and its level sets the threshold (`rules.dicecheck.threshold_for_attribute`). Every Skill
 is rolled with its governing Attribute (`SKILLS`); an untrained Skill (0) rolls the Attribute
-alone (the seed: "or Attribute if untrained").
+alone (the rules: "or Attribute if untrained").
 
 **For the command layer (`+roll`, `+odds`)**: a check against a defence (`:EVA <target>`) or an
 opposed check (`:Athletics (Grapple) <target>`) needs the target's sheet, which a System never
@@ -33,23 +33,23 @@ the same in `view` and `odds`: "success" (good), "failure" (bad), "big_botch" (d
 notes give "Effect 2, Degree of Success 2" or "botch margin 1". An opposed check shows the
 other side's dice as a second group, labelled with their name.
 
-Rulings (RULES.md and the seed are silent):
+Rulings (the rules are silent):
 
-- **Ruling**: the seed names only STR among Attributes. The sheet has six, each with a
+- **Ruling**: the rules name only STR among Attributes. The sheet has six, each with a
   three-letter abbreviation: Strength STR, Dexterity DEX, Constitution CON, Intelligence INT,
   Wisdom WIS, Charisma CHA, levels 1-11 (the threshold table's range), default 1.
 - **Ruling**: Skills (training 0-10) each have one governing Attribute (`SKILLS`), which
-  gives both the Attribute dice and the threshold. The seed's Swords, Command and Athletics
+  gives both the Attribute dice and the threshold. The rules' Swords, Command and Athletics
   are there, with Medicine for Esmera's stitching.
 - **Ruling**: a Focus is a name under a Skill (`Swords (Cut)`) and adds 1 die when the check
   names it; it needs at least 1 training in its Skill. Naming a Focus you lack is refused; in
   an opposed check the other side's Focus counts only if they have it (not an error).
 - **Ruling**: defences are values on the sheet, 0-10: Evasion EVA, Grit GRI and Hardness HAR
   (armour, the TN of a damage check). Wounds are a count 0-10 shown as a track; they do not
-  change pools (the seed gives no penalty).
+  change pools (the rules give no penalty).
 - **Ruling**: an Attribute abbreviation on the right (`STR:STR Bob`) is an opposed Attribute
   check; a full name on either side works as well as the abbreviation.
-- **Ruling**: a plain number on the left is that many dice at 6+ (the seed: a static check
+- **Ruling**: a plain number on the left is that many dice at 6+ (the rules: a static check
   uses "usually 6+"), so `+check 12:3` is `12d(6+):3`.
 - **Ruling**: a target name with `|` loses it (it is Evennia's markup character).
 

@@ -14,4 +14,4 @@ class PoolError(DiceError):
 
 
 class PoolTooLarge(PoolError):
-    """A pool above the hard bound (RULES.md §0)."""
+    """A pool above the hard bound (docs/contract.md)."""

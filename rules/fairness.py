@@ -27,7 +27,7 @@ series or iterated continued fraction: the only errors are floating-point roundi
 units in the last place per term, times y for the exponent), about 1e-13 relative for every
 p-value that is not below the smallest float; tested against scipy to 1e-9.
 
-**Rulings** (the issue and RULES.md are silent on the numbers):
+**Rulings** (the rules are silent on the numbers):
 
 - Threshold: p >= 0.01 reads "consistent with fair dice"; p < 0.01 reads "unusual: p = ...".
   A fair die reads "unusual" one time in a hundred, so the word is "unusual", never "unfair".

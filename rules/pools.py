@@ -15,7 +15,7 @@ A Specialty in parentheses after a Skill adds one die when the character has it;
 Specialty applies to a roll (V5 core). Parsing and resolving are separate so that a command
 can read an expression once and resolve it against any sheet.
 
-Bounds (RULES.md §0): a pool above `MAX_POOL` dice after all modifiers is refused, never
+Bounds (docs/contract.md): a pool above `MAX_POOL` dice after all modifiers is refused, never
 rolled; a pool that modifiers push below 1 is rolled as 1 die (V5 core: penalties leave at
 least one die).
 """

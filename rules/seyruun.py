@@ -1,5 +1,5 @@
 """
-Seyruun (RULES.md §3, seed 000): a World of Darkness style d10 pool.
+Seyruun (docs/seyruun.md): a World of Darkness style d10 pool.
 
 Pool: Attribute + Skill (a Discipline, Path or Racial Power may stand in for the Skill)
 + modifiers. Untrained (no Skill, or Skill 0): the Attribute alone, -1 die. External bonuses
@@ -28,14 +28,14 @@ Attribute is higher), team (the highest pool rolls, +1 die per assistant), exten
 Willpower maximum = Composure + Resolve. Rerolling a failed roll with Willpower needs the
 Storyteller's approval.
 
-Rulings (RULES.md is silent or open):
+Rulings (the rules are silent or open):
 
 - **Ruling**: difficulty is a whole number of successes from 1 to 20 (20 is the most ten dice
   can make); 0 is refused, since every Seyruun task needs at least one success.
-- **Ruling**: a chance die's 10 is 1 success (RULES.md), so it can only win at difficulty 1;
+- **Ruling**: a chance die's 10 is 1 success (the rules say so), so it can only win at difficulty 1;
   above that even a 10 fails. A chance die can never be an enhanced critical.
 - **Ruling**: an enhanced critical is flagged whenever two or more 10s are rolled, win or not
-  (RULES.md ties it to the 10s alone); the Storyteller decides what it means on a failure.
+  (the rules tie it to the 10s alone); the Storyteller decides what it means on a failure.
 - **Ruling**: the sign of a penalty is ignored: a penalty always removes dice (2 and -2 both
   remove two). Bonuses must not be negative (a negative modifier is a penalty).
 - **Ruling**: team assistants are allies, so their +1 dice count toward the +5 external bonus
@@ -44,8 +44,8 @@ Rulings (RULES.md is silent or open):
   difficulty 1 for its own botch/win flags).
 - **Ruling**: a resisted power takes effect only when its successes exceed the resistance's;
   a tie means the resistance holds (the contested Attribute tie-break is for contested rolls).
-- **Ruling**: in an extended roll a botch adds nothing and does not reset the total (the seed
-  only says successes accumulate); botches are counted and reported.
+- **Ruling**: in an extended roll a botch adds nothing and does not reset the total (the rules
+  only say successes accumulate); botches are counted and reported.
 - **Ruling**: a Willpower reroll (with approval) rerolls the whole failed roll once, with the
   same number of dice; a roll that won cannot be rerolled.
 - **Ruling**: a rating (Attribute, Composure, Resolve) is a whole number from 1 up; a Skill from
@@ -199,7 +199,7 @@ class SeyruunResult:
 
 def evaluate(dice, difficulty, chance=False):
     """
-    Evaluate explicit faces (RULES.md §0 contract).
+    Evaluate explicit faces (docs/contract.md).
 
     Args:
         dice (iterable of int): the faces rolled, 1 to 10 of them (the cap), each 1-10.
@@ -552,7 +552,7 @@ def distribution(dice):
 
 def odds(dice, difficulty):
     """
-    Exact chances of a fresh roll (RULES.md §0): `win`, `botch`, `failure`, `enhanced_critical`,
+    Exact chances of a fresh roll (docs/contract.md): `win`, `botch`, `failure`, `enhanced_critical`,
     `expected_successes` and `distribution` (successes -> probability).
 
     `dice` is the pool after modifiers: above 10 the odds are those of the 10 dice rolled;

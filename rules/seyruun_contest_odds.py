@@ -1,5 +1,5 @@
 """
-Exact odds of a Seyruun contested roll (RULES.md §3, "Roll types"), decided as +contest decides
+Exact odds of a Seyruun contested roll (docs/seyruun.md, "Roll types"), decided as +contest decides
 one (`rules.seyruun.contest`): both pools roll at once; more successes wins; on a tie the
 defender wins, unless the attacker's base Attribute is higher, when the attacker does.
 
@@ -13,7 +13,7 @@ every pool the cap allows), as whole ways out of 10**(dice rolled); the sides ar
 one pass (`rules.contest_odds.compare`); since a tie has exactly one winner, decided by the
 Attributes alone, the tie's chance goes whole to that side.
 
-**Ruling** (RULES.md is silent): the base Attributes are whole numbers from 1 up, as
+**Ruling** (the rules are silent): the base Attributes are whole numbers from 1 up, as
 `rules.seyruun.contest` takes them (a pool of plain numbers counts its first number: the
 command's ruling, `commands.seyruun.contest.base_attribute`).
 
@@ -40,7 +40,7 @@ def _attribute(value, whose):
 
 
 def tie_winner(attacker_attribute, defender_attribute):
-    """Who takes a tie (RULES.md §3): the defender, unless the attacker's base Attribute is higher."""
+    """Who takes a tie (docs/seyruun.md): the defender, unless the attacker's base Attribute is higher."""
     attacker_attribute = _attribute(attacker_attribute, ATTACKER)
     defender_attribute = _attribute(defender_attribute, DEFENDER)
     return ATTACKER if attacker_attribute > defender_attribute else DEFENDER

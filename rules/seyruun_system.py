@@ -1,6 +1,6 @@
 """
 Seyruun behind the seam (`rules.engine`): the `System` object the shared commands, the display
-and the roll log use. The rules live in `rules.seyruun` (RULES.md §3, seed 000); this module
+and the roll log use. The rules live in `rules.seyruun` (docs/seyruun.md); this module
 reads what players type, builds the pool from the sheet, and translates results and odds into
 the system-neutral shapes.
 
@@ -9,18 +9,18 @@ Syntax:
     +roll <pool> [vs <successes needed>] [/willpower] [/multi <actions>]
     +check <number> [vs <successes needed>]
 
-- The difficulty is the number of successes needed, 1 to 20, as a number or the seed's word
+- The difficulty is the number of successes needed, 1 to 20, as a number or the rules' word
   (`simple` 1, `moderate` 2, `complex` 3, `epic` 4, `legendary` 5). With none the roll is a
   Simple task (1 success) and no target is shown.
 - A pool names one Attribute and at most one Skill, Discipline, Path or Racial Power Tree
-  (`+roll cha+dominate`), or two Attributes (the seed's initiative, Wits + Dexterity), or an
-  Attribute and Willpower (the seed's resistance, Willpower + Resolve). Numbers added are
+  (`+roll cha+dominate`), or two Attributes (the rules' initiative, Wits + Dexterity), or an
+  Attribute and Willpower (the rules' resistance, Willpower + Resolve). Numbers added are
   external bonuses (merits, allies, equipment), numbers subtracted are penalties
   (`+roll dex+stealth+1-2 vs 2`).
 - `/willpower` (the switch or the ending): spend 1 Willpower before rolling for +3 dice.
 - `/multi <n>` (the ending; the switch alone means 2): n actions this turn, -2 dice for each
   action beyond the first.
-- `/damage` and `/soak` (the switch or the ending): the seed's damage roll, Strength + the
+- `/damage` and `/soak` (the switch or the ending): the rules' damage roll, Strength + the
   weapon's base (`+roll/damage str+3`), and its soak roll, Constitution + Endurance + the armour
   (`+roll/soak con+endurance+2`).
 - The sheet's wound level is taken off every pool, `+check` too (as V5's Hunger rides on
@@ -44,18 +44,18 @@ spending with `SeyruunSheet.pay(values, costs)`, which returns the sheet values 
 
 Rulings (beyond those of `rules.seyruun`):
 
-- **Ruling**: the Attributes are the nine of the seed's World of Darkness grid with the seed's
+- **Ruling**: the Attributes are the nine of the rules' World of Darkness grid with the rules'
   names: Intelligence, Wits, Resolve / Strength, Dexterity, Constitution / Charisma,
-  Manipulation, Composure (the seed rolls Constitution for soak and Charisma for persuasion;
-  Composure and Resolve give Willpower). The Skills are the ones the seed rolls (Athletics,
+  Manipulation, Composure (the rules roll Constitution for soak and Charisma for persuasion;
+  Composure and Resolve give Willpower). The Skills are the ones the rules roll (Athletics,
   Occult, Stealth, Firearms, Archery, Endurance, Intimidation, a weapon Skill as Melee and
   Brawl, deception vs insight, persuasion, crafting) filled out to six a group.
-- **Ruling**: the Powers (Disciplines, Paths, Racial Power Trees) are the seed's examples,
+- **Ruling**: the Powers (Disciplines, Paths, Racial Power Trees) are the rules' examples,
   Dominate, Divinity Tree and Elemental Core; a game adds its own with the setting
   `SEYRUUN_POWERS` (a list of names). A Power at 0 cannot be rolled (you do not have it);
   a Skill at 0 is rolled untrained.
 - **Ruling**: every number added to a pool is an external bonus and counts toward the +5 cap
-  (the player cannot say which are merits and which are circumstances, and the seed caps
+  (the player cannot say which are merits and which are circumstances, and the rules cap
   "no single action" above +5). A plain-number pool (`+check 4`, `+roll 4+1`) is just that many
   dice: no Attribute, no untrained penalty, no cap on its numbers.
 - **Ruling**: damage and soak are their own roll type, said with `/damage` or `/soak`. The
@@ -488,7 +488,7 @@ def _read_actions(typed):
 
 
 def read_difficulty(typed):
-    """Successes needed: a whole number 1-20 or the seed's word (`moderate`)."""
+    """Successes needed: a whole number 1-20 or the rules' word (`moderate`)."""
     word = normalize(typed)
     if word in seyruun.DIFFICULTIES:
         return seyruun.DIFFICULTIES[word]

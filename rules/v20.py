@@ -1,5 +1,5 @@
 """
-Classic Storyteller, V20 style (RULES.md §2, seed 003). Health lives in `rules.v20_health`.
+Classic Storyteller, V20 style (docs/v20.md). Health lives in `rules.v20_health`.
 
 Counting, for a roll of d10s against a difficulty (the face each die must reach, 2 to 10,
 default 6):
@@ -36,7 +36,7 @@ max(0, D) (+1 with Willpower), and D < 0 is a botch without Willpower. The distr
 is the pool-th power of a four-term polynomial, expanded die by die with integer counts out of
 10**pool; a 50-die query is about a millisecond.
 
-**Rulings** (RULES.md is silent):
+**Rulings** (the rules are silent):
 
 - A roll has 1 to 50 dice. A pool brought to 0 or fewer dice (wound penalties, splitting)
   cannot be attempted (V20: a character with no dice left cannot act); Willpower does not
@@ -49,7 +49,7 @@ is the pool-th power of a four-term polynomial, expanded die by die with integer
   marginal success, never a botch.
 - Defaulting a Skill to +1 difficulty stops at 10, like every modifier.
 - Resisted actions: a botch is a net of 0 there; equal nets (0 against 0 included) mean
-  nobody wins (RULES.md).
+  nobody wins (the rules give no tie-break).
 - Extended actions: a roll may not be added once the target is reached; the botch resets the
   total but the roll still counts as a roll made.
 - Retry penalty: any roll with no net success (a botch included) is a failed attempt; a
@@ -132,7 +132,7 @@ def _check_flag(value, name):
 
 
 def clamp_difficulty(base, modifier=0):
-    """`base` (2..10) moved by `modifier`, stopping at 2 and 10 (RULES.md §2 ruling)."""
+    """`base` (2..10) moved by `modifier`, stopping at 2 and 10 (docs/v20.md, 'Rulings')."""
     check_difficulty(base)
     if not is_int(modifier):
         raise DiceError(f"A difficulty modifier is a whole number, not {modifier!r}.")
@@ -159,7 +159,7 @@ class V20Result:
     willpower: bool
     raw_successes: int  # before cancellation, Specialty 10s counted twice
     ones: int
-    successes: int  # net: after 1s and Willpower (RULES.md §0)
+    successes: int  # net: after 1s and Willpower (docs/contract.md)
     botch: bool
     level: str
     marks: tuple  # one mark per die, see SUCCESS ... FAIL
@@ -221,7 +221,7 @@ def _marks(dice, difficulty, specialty, ones):
 
 def evaluate(dice, difficulty, specialty=False, willpower=False):
     """
-    Evaluate explicit faces (RULES.md §0 contract).
+    Evaluate explicit faces (docs/contract.md).
 
     Args:
         dice (iterable of int): faces 1-10, 1 to 50 of them.
@@ -316,7 +316,7 @@ def _sum_counts(pool, difficulty, ten_worth):
 
 def odds(pool, difficulty, specialty=False, willpower=False):
     """
-    Exact odds of a fresh roll (RULES.md §0): a dict with `success` (net >= 1), `botch`, and
+    Exact odds of a fresh roll (docs/contract.md): a dict with `success` (net >= 1), `botch`, and
     `distribution` (net successes -> probability, ascending, impossible nets left out), all
     `fractions.Fraction`.
     """
@@ -389,7 +389,7 @@ def even_split(dice, actions):
 
 def split_actions(pools, split=None, celerity=()):
     """
-    Dice for each declared action (RULES.md §2 multiple actions).
+    Dice for each declared action (docs/v20.md, 'Multiple and extended actions').
 
     Args:
         pools (sequence of int): each action's full pool, in the order declared.

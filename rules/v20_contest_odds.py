@@ -1,8 +1,8 @@
 """
-Exact odds of a V20 resisted action (RULES.md §2, "Resisted actions"), decided as +contest
+Exact odds of a V20 resisted action (docs/v20.md, "Resisted actions"), decided as +contest
 decides one (`rules.v20.resist`): both sides roll their own pool at their own difficulty; the
 side with more net successes wins (and keeps its net minus the other's); equal nets, 0 against
-0 included, mean nobody wins (RULES.md **Ruling**: there is no tie-break in V20).
+0 included, mean nobody wins (**Ruling**: there is no tie-break in V20, docs/v20.md).
 
 The score is the net successes after 1s (`rules.v20.evaluate`: a Specialty's 10s count two,
 each 1 cancels one success, never below 0). A botch is a net of 0 in the comparison (it loses
@@ -14,7 +14,7 @@ four-term polynomial, cached per pool, difficulty and Specialty), turned into wh
 10**dice; the two sides are compared in one pass with running totals
 (`rules.contest_odds.compare`), and the Fractions are made at the end, out of 10**(both pools).
 
-**Rulings** (RULES.md is silent):
+**Rulings** (the rules are silent):
 
 - A resisted action spends no Willpower on either side (+contest takes no switches), so a
   side is (dice, difficulty, Specialty); a Specialty comes from the pool naming one.
@@ -31,7 +31,7 @@ from . import v20
 from .contest_odds import compare
 
 FIRST, SECOND = "first", "second"  # as rules.v20.resist names the winner; None: nobody
-TIE_WINNER = None  # RULES.md §2: equal nets, nobody wins
+TIE_WINNER = None  # docs/v20.md: equal nets, nobody wins
 
 KEYS = ("first_wins", "second_wins", "tie", "first_botch", "second_botch")
 

@@ -1,5 +1,5 @@
 """
-The V20 health track (RULES.md §2, seed 003).
+The V20 health track (docs/v20.md).
 
 Seven levels, in order, with their dice penalties and movement:
 

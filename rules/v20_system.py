@@ -1,5 +1,5 @@
 """
-Classic Storyteller (V20, seed 003, RULES.md §2) behind the seam (`rules.engine`): the sheet
+Classic Storyteller (V20, docs/v20.md) behind the seam (`rules.engine`): the sheet
 and the `System` object the shared commands, the display and the roll log use. The counting
 lives in `rules.v20`, the health track in `rules.v20_health`; this module reads what players
 type, applies what the sheet says (defaulting, wound penalties, Specialties) and translates
@@ -51,7 +51,7 @@ track is seven boxes, Aggravated `*`, Lethal `X`, Bashing `/`, empty `.` (the V2
 marks), marked Aggravated first; Willpower is one box per permanent point, `X` for each
 temporary point left, `.` for each spent.
 
-**Rulings** (RULES.md is silent):
+**Rulings** (the rules are silent):
 
 - Defaulting applies once per roll: any untrained Skill in the pool gives +1 difficulty (not
   +1 each); any untrained Knowledge refuses the roll. A subtracted Ability never defaults.

@@ -1,5 +1,5 @@
 """
-Vampire: The Masquerade 5th edition (RULES.md §1, seed 004). The default system.
+Vampire: The Masquerade 5th edition (docs/v5.md). The default system.
 
 Counting: each face 6-10 is a success; every pair of 10s, regular or Hunger in any mix, adds
 2 more (two 10s make 4 successes, three make 5, four make 8).
@@ -8,11 +8,11 @@ Outcome, for a roll against a difficulty (successes needed, 0 and up):
 
 - win: successes >= difficulty and at least one success; margin = successes - difficulty,
   labelled on a win 0 "bare success", 1-2 "solid success", 3+ "exceptional success".
-  **Ruling** (RULES.md §1): 0 successes never wins, not even at difficulty 0.
+  **Ruling** (docs/v5.md): 0 successes never wins, not even at difficulty 0.
 - critical: a win with at least one pair of 10s.
 - messy critical: a critical where at least one of the 10s is on a Hunger die.
 - bestial failure, rule "official" (V5 core, the default): the roll does not win and at
-  least one Hunger die shows 1. Rule "total_failure" (seed 004's words, chosen with the
+  least one Hunger die shows 1. Rule "total_failure" (the reading where a bestial failure is a total failure, chosen with the
   setting V5_BESTIAL_FAILURE): 0 successes and at least one Hunger die was rolled.
 - total failure: 0 successes, at any difficulty (difficulty 0 included: such a roll does not
   win, so with a Hunger die showing 1 it is also a bestial failure under "official").
@@ -20,7 +20,7 @@ Outcome, for a roll against a difficulty (successes needed, 0 and up):
 Willpower reroll: up to 3 regular dice, never Hunger dice, once per roll; the new faces are
 evaluated again as a whole roll. Strategies choose the dice (see `choose_reroll`).
 
-Rating-only rolls (RULES.md §1): a pool that is a single Willpower or Humanity rating
+Rating-only rolls (docs/v5.md): a pool that is a single Willpower or Humanity rating
 (`+roll willpower`, `+roll humanity`) rolls no Hunger dice and cannot be rerolled with
 Willpower (V5 core: Hunger dice are not used on Willpower or Humanity tests, and Willpower
 rerolls "any test except Willpower tests"). **Ruling**: "a single rating" means exactly one
@@ -30,8 +30,8 @@ change what is tested; an Impaired character's -2 is such a modifier). Two trait
 (`resolve + willpower`, `willpower + willpower`) make an ordinary pool. Such a roll keeps
 `rating_only=True` on its result, and `apply_reroll` refuses it.
 
-The seed's `/willpower` ending (`+roll <pool> vs <difficulty>/willpower`, RULES.md §1):
-`willpower_ending` decides at once. **Ruling** (RULES.md): the `failures` choice is rerolled
+The `/willpower` ending (`+roll <pool> vs <difficulty>/willpower`, docs/v5.md):
+`willpower_ending` decides at once. **Ruling** (docs/v5.md, 'Rolls'): the `failures` choice is rerolled
 only when the roll did not win; on a win nothing is rerolled or spent and the decision says
 why (rerolling failures on a win can only add a messy critical: [2,3,7]+[10] vs 2 became one
 19 times in 100).

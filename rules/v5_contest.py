@@ -1,8 +1,8 @@
 """
-V5 contests and teamwork (RULES.md §1): rolls of several pools that make one outcome.
+V5 contests and teamwork (docs/v5.md): rolls of several pools that make one outcome.
 
 **Contest.** Both sides roll their pools, each with its own Hunger; the side with more
-successes wins by the difference. **Ruling** (RULES.md): on a tie the defender (the side
+successes wins by the difference. **Ruling** (docs/v5.md, 'Contests'): on a tie the defender (the side
 challenged) wins, and the result says it was a tie.
 
 Each side is kept as a `rules.v5.V5Result` evaluated against *what that side needs to win the
@@ -12,7 +12,7 @@ they mean in the contest (a messy critical only for the winner, a bestial failur
 the loser with a Hunger 1), and a Willpower reroll of one side (`rules.v5.reroll`, any
 strategy, `best` included) aims at winning the contest. After a side is rerolled the
 contest is scored again (`replace_side`): the other side's needs change with it.
-0 successes never wins a roll (RULES.md §1), so on a tie at 0-0 the defender wins the contest
+0 successes never wins a roll (docs/v5.md), so on a tie at 0-0 the defender wins the contest
 (`winner`, `tie`) while both sides' own results are total failures (and bestial failures
 with a Hunger 1 showing, under the official reading).
 
@@ -22,13 +22,13 @@ the difficulty. Critical, messy critical and bestial failure come from the leade
 only (a critical is a team win with a pair of 10s among the leader's dice; a bestial
 failure is a team roll that does not win with a Hunger 1 among the leader's dice, or, under
 "total_failure", with 0 successes from a leader who rolled Hunger dice). The team wins with
-a total >= the difficulty and at least one success (0 successes never wins, RULES.md §1).
+a total >= the difficulty and at least one success (0 successes never wins, docs/v5.md).
 Total failure: no successes at all on the team. As for contests, each participant's result
 is evaluated against what they need for the team to win (the difficulty minus everyone
 else's successes, at least 0), so Willpower strategies work for leader and helpers alike.
 
-**Teamwork reading** (RULES.md §1, the setting `V5_TEAMWORK`): `"seed"` (the default) is the
-reading above, seed 004's "leader rolls full pool, helpers roll, contribute successes".
+**Teamwork reading** (docs/v5.md, the setting `V5_TEAMWORK`): `"seed"` (the default) is the
+reading above: the leader rolls the full pool, helpers roll and contribute their successes.
 `"core"` (V5 core p.122): helpers do not roll; the leader's pool gains +1 die for each helper
 with at least one dot in the Skill being used (`core_team_pool`), and the leader rolls once:
 an ordinary V5 roll (`rules.v5.roll`), with the leader's Hunger, rerollable by the leader's

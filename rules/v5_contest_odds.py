@@ -1,15 +1,15 @@
 """
-Exact V5 contest odds (RULES.md §1): who wins, how often it is a tie, and each side's critical,
+Exact V5 contest odds (docs/v5.md): who wins, how often it is a tie, and each side's critical,
 messy critical, bestial failure and total failure, as the game scores a contest
 (`rules.v5_contest.score_contest`).
 
 A contest is two independent rolls at difficulty 0; the side with more successes wins, and a
-tie goes to the defender (RULES.md §1, `TIE_WINNER`). Each side's own result is judged against
+tie goes to the defender (docs/v5.md, `TIE_WINNER`). Each side's own result is judged against
 what it needs to win the contest, exactly as `score_contest` does:
 
 - the attacker wins its roll with more successes than the defender (a > d);
 - the defender wins its roll with at least as many as the attacker and at least one success
-  (d >= max(a, 1): 0 successes never wins a roll, RULES.md §1). At 0-0 the defender takes the
+  (d >= max(a, 1): 0 successes never wins a roll, docs/v5.md). At 0-0 the defender takes the
   contest, yet its own roll is a total failure;
 - critical: a side that wins its roll with a pair of 10s; messy critical: such a critical with
   a Hunger 10 showing;
@@ -45,7 +45,7 @@ from . import v5
 from .contest_odds import compare
 from .v5_contest import ATTACKER, DEFENDER
 
-TIE_WINNER = DEFENDER  # RULES.md §1: on a tie the defender (the side challenged) wins
+TIE_WINNER = DEFENDER  # docs/v5.md: on a tie the defender (the side challenged) wins
 
 SIDE_KEYS = ("critical", "messy_critical", "bestial_failure", "total_failure")
 KEYS = (

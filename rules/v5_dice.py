@@ -1,9 +1,9 @@
 """
-The V5 dice (RULES.md §1): counting, outcomes, rating-only rolls, Willpower rerolls of chosen
+The V5 dice (docs/v5.md): counting, outcomes, rating-only rolls, Willpower rerolls of chosen
 dice, the `/willpower` ending and the Blood Potency tables.
 
-The rules and the rulings are written out in `rules.v5`, the system's public face (the RULES.md
-§0 contract), which re-exports everything here together with the exact odds of `rules.v5_odds`.
+The rules and the rulings are written out in `rules.v5`, the system's public face (the contract,
+docs/contract.md), which re-exports everything here together with the exact odds of `rules.v5_odds`.
 This module is the bottom of the V5 modules: it imports none of them, so the odds engine can
 build on it without a circle (`rules.v5` -> `rules.v5_odds` -> here).
 """
@@ -128,7 +128,7 @@ def check_bestial_rule(rule):
 
 def evaluate(regular, hunger, difficulty, bestial_rule="official"):
     """
-    Evaluate explicit faces (RULES.md §0 contract).
+    Evaluate explicit faces (docs/contract.md).
 
     Args:
         regular (iterable of int): faces of the regular dice.
@@ -352,7 +352,7 @@ def reroll(result, indexes, rng=None):
 
 @dataclass(frozen=True)
 class WillpowerDecision:
-    """What the seed's `/willpower` ending does: reroll `indexes`, or nothing and `reason`."""
+    """What the rules' `/willpower` ending does: reroll `indexes`, or nothing and `reason`."""
 
     reroll: bool
     indexes: tuple
@@ -367,7 +367,7 @@ ENDING_ALL_HUNGER = ("Every die is a Hunger die (Hunger dice are never rerolled)
 
 def willpower_ending(result):
     """
-    The decision of the seed's `/willpower` ending for a fresh roll (RULES.md §1 Ruling):
+    The decision of the rules' `/willpower` ending for a fresh roll (docs/v5.md, 'Rulings'):
     reroll the `failures` choice only when the roll did not win. Spend Willpower exactly
     when `reroll` is True.
     """

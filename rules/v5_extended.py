@@ -1,9 +1,9 @@
 """
-V5 extended rolls (RULES.md §1): repeated rolls of one pool accumulate successes toward a
+V5 extended rolls (docs/v5.md): repeated rolls of one pool accumulate successes toward a
 target total.
 
 - Each roll is an ordinary V5 roll at difficulty 1: a roll with no success makes no progress
-  and, with a Hunger 1 showing, is a bestial failure. **Ruling** (RULES.md): a bestial
+  and, with a Hunger 1 showing, is a bestial failure. **Ruling** (docs/v5.md, 'Extended rolls'): a bestial
   failure is reported on the roll that made it and the accumulated total is kept; what else
   it costs is the Storyteller's call. A messy critical is likewise reported on its roll.
 - The extended roll is complete once the total reaches the target; the state is kept (so a

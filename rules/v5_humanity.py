@@ -1,10 +1,10 @@
 """
-V5 Humanity rolls (RULES.md §1, "beyond seed 004", from the V5 core rules): the Remorse test
+V5 Humanity rolls (docs/v5.md, from the V5 core rules): the Remorse test
 and the frenzy test. Neither rolls Hunger dice.
 
 **Remorse.** Made when a character has Stains (V5 core: at the end of the session). Pool:
 10 - Humanity - Stains (the unmarked Humanity boxes), at least 1 die. Stains may overflow
-the empty boxes (0-10 Stains, RULES.md §1: each one that does not fit is Aggravated
+the empty boxes (0-10 Stains, docs/v5.md: each one that does not fit is Aggravated
 Willpower damage and the character is Impaired, `rules.v5_sheet`); the test is then 1 die.
 **Ruling**: the Impaired -2 does not apply to the Remorse test, the test that ends it (its
 pool is at its minimum of 1 die anyway). Any success: Humanity is
@@ -17,8 +17,9 @@ core) and are not rerolled with Willpower.
 the difficulty the Storyteller sets (the trigger). **Rulings**: Willpower means the
 *current* Willpower, the boxes not marked by damage (V5 core: Willpower tests roll current
 Willpower); no Hunger dice (V5 core: Hunger dice are not used on Willpower or Humanity
-tests); the test changes nothing on the sheet (a failure means the character frenzies,
-played out with the Storyteller) and it is not rerolled with Willpower (V5 core: Willpower
+tests); the test changes no trait on the sheet (a failure means the character frenzies,
+played out with the Storyteller; `+frenzy` marks the character as in frenzy until
+`+frenzy/end`, nothing more) and it is not rerolled with Willpower (V5 core: Willpower
 does not reroll Willpower tests). Without a stated difficulty the roll only reports its
 successes. An Impaired character (Stains beyond Humanity) rolls it with the -2 of every pool
 (`penalty`), still at least 1 die.

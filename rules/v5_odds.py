@@ -1,5 +1,5 @@
 """
-Exact V5 odds (RULES.md §1 and §6): fresh rolls, Willpower rerolls and the `best` reroll.
+Exact V5 odds (docs/v5.md): fresh rolls, Willpower rerolls and the `best` reroll.
 
 Everything is counted, never simulated. `rules.v5_dice.evaluate` only looks at a few facts about a
 roll, so faces fall into categories that evaluate alike:
@@ -9,7 +9,7 @@ roll, so faces fall into categories that evaluate alike:
 
 A roll's outcome depends only on s (non-ten successes), t (tens, both kinds), whether a Hunger
 die shows 1 and whether a Hunger die shows 10: successes = s + t + 2*(t//2); win = successes
->= max(difficulty, 1) (0 successes never wins, not even at difficulty 0: RULES.md §1);
+>= max(difficulty, 1) (0 successes never wins, not even at difficulty 0: docs/v5.md);
 critical = win and t >= 2; messy = critical and a Hunger 10; total failure = 0 successes (at
 any difficulty); bestial failure = no win and a Hunger 1 ("official"), or a total failure with
 Hunger dice rolled ("total_failure").
@@ -160,7 +160,7 @@ def _as_fractions(counts, denominator):
 
 def odds(pool, hunger, difficulty, bestial_rule="official"):
     """
-    Exact chances of a fresh roll (RULES.md §0 contract), as Fractions.
+    Exact chances of a fresh roll (docs/contract.md), as Fractions.
 
     Args:
         pool (int): dice, 1-50. Hunger dice are min(pool, hunger), the rest are regular.
@@ -295,7 +295,7 @@ def reroll_improves(result, indexes):
 
 def strategy_odds(result):
     """
-    Exact chances after each Willpower strategy (RULES.md §1): name -> `reroll_odds` dict,
+    Exact chances after each Willpower strategy (docs/v5.md): name -> `reroll_odds` dict,
     or None when the strategy picks no dice (e.g. `messy` on a roll that is not messy).
     The picks are `choose_reroll`'s.
     """
@@ -312,7 +312,7 @@ def strategy_odds(result):
 
 def choose_reroll(result, strategy):
     """
-    The indexes of the regular dice a Willpower strategy rerolls (RULES.md §1).
+    The indexes of the regular dice a Willpower strategy rerolls (docs/v5.md).
 
     `best` is answered by the exact odds (`best_reroll`); `failures`, `crits` and `messy` are
     the rules of thumb of `rules.v5_dice`. It sits with the odds, not with the dice, because
@@ -338,7 +338,7 @@ NOT_WORTHWHILE = ("No reroll raises the chance to win or lowers the chance of a 
 def worthwhile(result, indexes, strategy=None):
     """
     True when rerolling `indexes` raises the exact chance to win or lowers the exact chance
-    of a messy critical, compared with keeping the roll (RULES.md §1 Ruling: otherwise the
+    of a messy critical, compared with keeping the roll (docs/v5.md, 'Rulings': otherwise the
     strategy is refused with nothing spent). For `crits` a raised chance of a critical also
     counts: chasing one is that strategy's whole point (on a win it warns first, see
     `warning_for`). More expected successes alone never count: [1,2,3]+[4] vs 12 gains

@@ -1,11 +1,11 @@
 """
-V5 Rouse checks (RULES.md §1).
+V5 Rouse checks (docs/v5.md).
 
 A Rouse check is one plain die: no pool and no Hunger dice. 6+ passes and Hunger stays; 1-5
 fails and Hunger rises by 1. Some powers need two checks (`count`); each check is made at the
 Hunger the previous one left.
 
-- **At Hunger 5** (RULES.md §1 Ruling, V5 core) the Blood cannot be roused: no die is rolled,
+- **At Hunger 5** (docs/v5.md, 'Rulings', V5 core) the Blood cannot be roused: no die is rolled,
   Hunger stays 5, and the check (`RouseCheck.rolled` False, `cannot_rouse` True) says so and
   that a hunger frenzy test at Difficulty 4 is due (`CANNOT_ROUSE`, offering `+frenzy vs 4`),
   which staff may run. For `+rouse 2` whose first check raises Hunger to 5, the second check
@@ -31,7 +31,7 @@ roll without /surge; the refusal names the hunger frenzy test an attempt to rous
 The surged pool is bounded like every pool (`surged_pool`: over 50 dice is refused, before
 the Rouse die is rolled).
 
-**Slaking** (RULES.md §1): Hunger falls no lower than 1 unless staff say the vessel was
+**Slaking** (docs/v5.md): Hunger falls no lower than 1 unless staff say the vessel was
 drained and killed (`slake(..., killed=True)`, the command's `/kill`), when 0 is allowed.
 """
 

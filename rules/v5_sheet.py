@@ -8,7 +8,7 @@ Ranges (a value outside is refused with a message, never clamped on the way in):
 - Hunger 0-5 (default 1, as a newly Embraced vampire), Humanity 0-10 (default 7),
   Stains 0-10, Blood Potency 0-10 (default 1).
 - Stains fill the empty Humanity boxes (10 - Humanity). Stains beyond them are kept
-  (RULES.md §1, V5 core): each Stain that does not fit (`overflow_stains`) is one Aggravated
+  (docs/v5.md, V5 core): each Stain that does not fit (`overflow_stains`) is one Aggravated
   Willpower damage, dealt when the Stain is taken (`stain_changes`), and the character is
   Impaired (`impaired`: -2 to every pool, `impairment`) until the Remorse test clears the
   Stains. **Rulings**: the damage is dealt once, when a Stain that does not fit is added

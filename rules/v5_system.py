@@ -3,9 +3,9 @@ V5 behind the seam (`rules.engine`): the `System` object the shared commands, th
 the roll log use. The rules themselves live in `rules.v5`, `rules.v5_odds` and `rules.v5_sheet`;
 this module only translates between them and the system-neutral shapes.
 
-Syntax (seed 004): `+roll <pool> [vs <difficulty>]`, with the seed's `/willpower` ending
+Syntax: `+roll <pool> [vs <difficulty>]`, with the `/willpower` ending
 (`+roll res+occult vs 3/willpower`). The difficulty is the number of successes needed; with
-none the roll is judged at difficulty 1 and no margin is shown (RULES.md §1).
+none the roll is judged at difficulty 1 and no margin is shown (docs/v5.md).
 
 Looks: regular dice are marked "success" (6-9) or "ten"; Hunger dice carry "hunger" too, and a
 Hunger 1 is marked "one" (the bestial failure's die). The outcome's tones: a critical is a
@@ -14,7 +14,7 @@ triumph, a messy critical "mixed" (it wins, but the Beast shows), a bestial fail
 `+odds` shows each outcome once, so the figures add up to 100%: messy critical, critical
 (clean), success (not critical), failure, total failure (not bestial), bestial failure.
 
-Issue 13 (RULES.md §1), wired here:
+Rating rolls, Impairment, Blood Surge and the teamwork reading (docs/v5.md), wired here:
 - Rating-only rolls (`+roll willpower`, `+roll humanity`): `v5.is_rating_only(pool)` makes
   every die a regular die; the pool line says why ("no Hunger dice: a rating roll").
 - Impaired (Stains beyond the empty Humanity boxes, `V5Sheet.state["impaired"]`): -2 dice to
@@ -98,7 +98,7 @@ class V5Sheet(Sheet):
         }
 
     def changes(self, trait, value, values):
-        """Setting Stains past the empty Humanity boxes also damages Willpower (RULES.md §1)."""
+        """Setting Stains past the empty Humanity boxes also damages Willpower (docs/v5.md)."""
         if trait == "stains":
             return v5_sheet.stain_changes(values, value)
         return {trait: value}

@@ -1,5 +1,5 @@
 """
-Whalefall (RULES.md §4, seed 001).
+Whalefall (docs/whalefall.md).
 
 Pool: the character's level in the skill, that many dice. Dice are d10 unless a condition or
 perk changes the die size, so the number of sides is a parameter everywhere (`sides=10`).
@@ -10,10 +10,10 @@ pool smaller than `count` fails automatically, without rolling (`check` / `roll`
 result with no dice).
 
 Partial: a failed check where at least one die met the face is flagged `partial`, so the GM
-may rule a partial success or a partial failure (seed: Ryuji's 2, 4, 10 against (5,2)). The
+may rule a partial success or a partial failure (the rules: Ryuji's 2, 4, 10 against (5,2)). The
 flag decides nothing by itself: `success` stays False.
 
-Rulings (RULES.md is silent):
+Rulings (the rules are silent):
 
 - **Ruling**: a target count is at least 1 (a check that needs no dice is no check) and at
   most 50, the largest pool; the face is from 1 to the die's sides.
@@ -67,7 +67,7 @@ class WhalefallResult:
 
     @property
     def notation(self):
-        """The target number as the seed writes it: `(5,2)`."""
+        """The target number as the rules write it: `(5,2)`."""
         return f"({self.target},{self.needed})"
 
 
@@ -89,7 +89,7 @@ def check_target(target, needed, sides=DEFAULT_SIDES):
 
 def evaluate(dice, target, needed, sides=DEFAULT_SIDES):
     """
-    Judge explicit faces against a target number (RULES.md §0 contract).
+    Judge explicit faces against a target number (docs/contract.md).
 
     Args:
         dice (iterable of int): the faces rolled, each 1..sides.
@@ -145,7 +145,7 @@ def roll(pool, target, needed, rng=None, sides=DEFAULT_SIDES):
     return evaluate(roll_faces(pool, rng, sides), target, needed, sides)
 
 
-check = roll  # the seed's word: "a Diplomacy check"
+check = roll  # the rules' word: "a Diplomacy check"
 
 
 def _meeting_counts(pool, target, sides):

@@ -1,6 +1,6 @@
 """
 Whalefall behind the seam (`rules.engine`): the `System` object the shared commands, the
-display and the roll log use. The rules live in `rules.whalefall` (RULES.md §4, seed 001); this
+display and the roll log use. The rules live in `rules.whalefall` (docs/whalefall.md); this
 module reads what players type, keeps the sheet and translates results to the neutral shapes.
 
 Syntax:
@@ -21,15 +21,15 @@ number of dice that met the face ("2 dice at 6+"). Outcome keys, the same in `vi
 `odds`: "success" (good), "failure_partial" (labelled "failure (partial)", tone "mixed": the GM
 may soften it), "failure" (bad), "automatic_failure" (bad, no dice).
 
-Rulings (RULES.md and the seed are silent):
+Rulings (the rules are silent):
 
-- **Ruling**: a target number is required: the GM always sets one (seed), so a roll without
+- **Ruling**: a target number is required: the GM always sets one (the rules say so), so a roll without
   `vs (face,count)` is refused with the syntax rather than judged against a guess.
 - **Ruling**: a pool is one skill's level, plus or minus plain numbers for conditions and
-  perks; two skills in one pool are refused (the seed: "the skill related to the action").
+  perks; two skills in one pool are refused (the rules: "the skill related to the action").
   Modifiers that push a pool below 0 leave 0 dice (an automatic failure).
 - **Ruling**: skill levels run from 0 (untrained: 0 dice, so every check fails at once) to 10.
-- **Ruling**: the seed names no full skill list. The default list below holds every skill the
+- **Ruling**: the rules name no full skill list. The default list below holds every skill the
   seed mentions (Athletics, Diplomacy, bartering -> Barter, business -> Business, the
   CY-series rifle -> Firearms) and a few more for a game inside a leviathan; a game sets its
   own with the `WHALEFALL_SKILLS` setting (a mapping of column title -> skill names, or a list).

@@ -1,6 +1,6 @@
 """
 The Dice Check through the shared +roll, +check and +odds, with the wing's target resolution
-and damage (RULES.md §5, seed 002), with exact dice from FixedFaces.
+and damage (docs/dicecheck.md), with exact dice from FixedFaces.
 
 Char (char1) is staff; Char2 (char2) a plain player; both in room1 and connected.
 """

@@ -99,7 +99,7 @@ class TestRoll(RollTestBase):
     def test_willpower_switch_with_nothing_to_reroll_spends_nothing(self):
         self.char1.set_trait("hunger", 0)
         out = self.roll("/willpower dex vs 1", [6, 7, 8])
-        # RULES.md §1 Ruling: on a win the /willpower ending spends nothing.
+        # docs/v5.md, 'Rulings': on a win the /willpower ending spends nothing.
         self.assertIn("Willpower: The roll already wins: nothing is rerolled and no Willpower is spent.", out)
         self.assertEqual(self.char1.trait("willpower superficial"), 0)
 

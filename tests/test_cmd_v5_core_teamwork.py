@@ -1,5 +1,5 @@
 """
-+teamwork under the core reading (`V5_TEAMWORK = "core"`, RULES.md §1, V5 core p.122): helpers
++teamwork under the core reading (`V5_TEAMWORK = "core"`, docs/v5.md, V5 core p.122): helpers
 do not roll; the leader's pool gains +1 die per helper with a dot in the Skill; the leader
 rolls once, and may reroll that roll with +willpower. The seed reading (default) is unchanged.
 """

@@ -1,4 +1,4 @@
-"""Issue 13 item 1 in the V5 commands: rating rolls, Hunger-5 Rouse, Blood Surge, the /willpower
+"""V5 commands beyond the plain roll: rating rolls, Hunger-5 Rouse, Blood Surge, the /willpower
 ending, Willpower refusals, Stains beyond the empty boxes (Impaired), frenzy's staff form."""
 
 from django.test import override_settings

@@ -1,6 +1,6 @@
 """
-Whalefall through the shared +roll, +check and +odds, and the wing's +partial (RULES.md §4,
-seed 001), with exact dice from FixedFaces.
+Whalefall through the shared +roll, +check and +odds, and the wing's +partial (docs/whalefall.md),
+with exact dice from FixedFaces.
 
 Char (char1) is staff; Char2 (char2) a plain player; both in room1 and connected.
 """

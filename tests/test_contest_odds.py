@@ -116,7 +116,7 @@ def _ice_side(pool, hunger):
 
 
 def icepool_contest(ap, ah, dp, dh, rule):
-    """The contest's chances, with RULES.md §1 written out again."""
+    """The contest's chances, with docs/v5.md written out again."""
 
     def judge(a, d):
         sa, pair_a, ten_a, one_a, rolled_a = a

@@ -41,7 +41,7 @@ def marks(group):
     return [sorted(die.marks) for die in group.dice]
 
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_rudolf_nine_dice_at_seven_vs_evasion_two_four_hits_effect_two():

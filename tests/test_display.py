@@ -2,7 +2,7 @@
 rules.display: escaping, widths, wrapping, and how rolls, odds, refusals and sheets look.
 
 Pure (no database, no Evennia). The V5 look is checked against a copy of the display code as
-it was before issue 10 (`_Old` below: commands/dice_display.py's format_roll/format_reroll and
+it was before the record became system-neutral (`_Old` below: commands/dice_display.py's format_roll/format_reroll and
 commands/sheet.py's render_sheet), and pinned by exact strings.
 """
 
@@ -33,7 +33,7 @@ def joined(typed):
     return re.sub(r"\|(?=l)", "|\u2060", typed)
 
 
-# ------------------------------------------------------------------ the look before issue 10
+# ------------------------------------------------------------------ the look before the system-neutral display
 
 
 class _Old:

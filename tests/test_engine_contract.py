@@ -4,7 +4,7 @@ commands: parse -> roll with a seeded source -> view -> record -> `+roll/verify 
 the stored roll, and `+odds <same request>` says exactly the system's odds
 (`rules.display.format_odds(system.odds(request, roller))`).
 
-Each system is played with a typical request of its own syntax (issue 10). The expected text is
+Each system is played with a typical request of its own syntax. The expected text is
 built from the system object with the same seed the command used, so the test checks that the
 commands add nothing, lose nothing and store what the room saw, whatever the dice.
 """

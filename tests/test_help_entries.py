@@ -1,5 +1,5 @@
 """
-The Dice help topics (game/world/help_entries.py): seed 004's guide ends "See also: help hunger,
+The Dice help topics (game/world/help_entries.py): the V5 guide ends "See also: help hunger,
 help rouse, help willpower, help disciplines", and `help dice` is the one-screen guide. Each
 must answer, and none may open Evennia's pager.
 

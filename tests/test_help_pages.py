@@ -1,6 +1,6 @@
 """
-Every Dice command's help fits one page under every DICE_SYSTEM (issue 13 item 2: "no Dice help
-entry opens the pager"; issue 10: the shared commands "add the system's own help").
+Every Dice command's help fits one page under every DICE_SYSTEM (no Dice help
+entry opens the pager; the shared commands add the system's own help).
 
 `help <command>` shows the command's docstring plus, for the shared +roll, +check, +odds,
 +sheet and +stat, the configured system's own part (its usage, `System.help`, the wing's

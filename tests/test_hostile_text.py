@@ -1,5 +1,5 @@
 """
-Hostile text: what a player types is shown as typed and never interpreted (issue 8).
+Hostile text: what a player types is shown as typed and never interpreted.
 
 Every command and switch that takes text is fed generated hostile text (Evennia markup for
 colour, layout and links, `$func()` calls, `{}` format fields, control and bidi characters,
@@ -20,7 +20,7 @@ both connected. Whatever the command does, each test checks:
   making; rendered as Evennia renders it (telnet with colour, telnet without, the web
   client's HTML) it shows the player's text literally, with no link and no colour of theirs.
 
-Then each exact input listed in the issue, one test apiece.
+Then each known forging input, exactly as typed, one test apiece.
 """
 
 import re
@@ -420,7 +420,7 @@ class TestHostileTableText(HostileBase):
 
 
 class TestExactInputs(HostileBase):
-    """Each input listed in the issue ("Why" 1, 2, 4 and the small ones of 6)."""
+    """Each known forging input, exactly as typed."""
 
     FORGE = "x$clr(/,$clr(w,[Roll])) Admin rolls 10 dice, Hunger 0, vs 3"
 

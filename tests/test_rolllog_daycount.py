@@ -1,5 +1,5 @@
 """
-Issue 14: the roll log's long lists page by what `rolllog.listing` counts at write time
+The roll log at scale: the roll log's long lists page by what `rolllog.listing` counts at write time
 (`DayCount`, `RoomVisit`, `Participant`; `rolllog.api.page`, `visible_to_account`).
 
 - Every saved entry is counted on its UTC day, room and privacy, and a deleted one is taken

@@ -1,5 +1,5 @@
 """
-The roll log's move to the system-neutral record (issue 10): old V5 rows become views without
+The roll log's move to the system-neutral record: old V5 rows become views without
 loss, and still verify and show the same.
 
 - `rolllog.legacy` (the migration's frozen code) against the live V5 view (`rules.v5_system`),

@@ -1,5 +1,5 @@
 """
-Issue 14: the roll log at scale, on a small log.
+The roll log at scale: the roll log at scale, on a small log.
 
 - `rolllog.api.page` (keyset from an index seek) gives exactly the rows of the old OFFSET
   reading, page after page, with no duplicates or gaps, also under filters and with many

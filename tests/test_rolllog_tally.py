@@ -1,5 +1,5 @@
 """
-Issue 14: the per-day face tally (`rolllog.models.FaceTally`) behind the whole game's fairness
+The roll log at scale: the per-day face tally (`rolllog.models.FaceTally`) behind the whole game's fairness
 report.
 
 - `store_roll` adds each roll's faces to the tally (one row per UTC day, system, label, die

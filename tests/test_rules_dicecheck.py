@@ -1,4 +1,4 @@
-"""The Dice Check (rules/dicecheck.py, RULES.md §5, seed 002): explicit faces, exact odds, properties."""
+"""The Dice Check (rules/dicecheck.py, docs/dicecheck.md): explicit faces, exact odds, properties."""
 
 import random
 from fractions import Fraction
@@ -13,7 +13,7 @@ from rules.dicecheck import CheckRequest, Side
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_rudolf_cuts_with_his_arming_sword():

@@ -111,7 +111,7 @@ def test_sheet_ranges_refuse_never_clamp():
                        ("humanity", 11), ("blood potency", 11), ("stains", 11)):
         with pytest.raises(DiceError):
             v5_sheet.check_value(trait, bad, values)
-    assert v5_sheet.check_value("stains", 4, values) == 4  # beyond 10 - Humanity 7: kept (issue 13)
+    assert v5_sheet.check_value("stains", 4, values) == 4  # beyond 10 - Humanity 7: kept
 
 
 def test_damage_fits_the_track():

@@ -1,6 +1,6 @@
 """
-Seyruun rules (RULES.md §3, seed 000): explicit faces for every rule and every worked example
-of the seed, exact odds against icepool, a seeded comparison with an independent evaluator,
+Seyruun rules (docs/seyruun.md): explicit faces for every rule and every worked example
+of the rules, exact odds against icepool, a seeded comparison with an independent evaluator,
 and property tests. Plain functions: no database.
 """
 
@@ -786,7 +786,7 @@ def test_team_needs_two():
 
 
 def test_resisted_power_beats_resistance():
-    # Charisma + Intimidation vs Willpower + Resolve (seed example).
+    # Charisma + Intimidation vs Willpower + Resolve (a worked example of the rules).
     power = evaluate([6, 7, 10], 1)
     resistance = evaluate([6, 2], 1)
     result = seyruun.resisted(power, resistance)

@@ -1,4 +1,4 @@
-"""V20 rules (RULES.md §2, seed 003) with explicit faces, the seed's examples included. Pure."""
+"""V20 rules (docs/v20.md) with explicit faces, the rules' examples included. Pure."""
 
 import random
 
@@ -29,7 +29,7 @@ def test_constants():
     "faces, raw, ones, net, botch",
     [
         ([1, 1, 3, 5], 0, 2, 0, True),  # seed: zero successes, two uncancelled 1s
-        ([1, 1, 7], 1, 2, 0, True),  # RULES.md: so is 1,1,7
+        ([1, 1, 7], 1, 2, 0, True),  # so is 1,1,7 (docs/v20.md)
         ([6, 1, 1], 1, 2, 0, True),  # the known bug elsewhere: both must botch
         ([3, 1, 1], 0, 2, 0, True),
         ([1], 0, 1, 0, True),

@@ -1,4 +1,4 @@
-"""V5 rules (RULES.md §1) with explicit faces, the seed's examples included."""
+"""V5 rules (docs/v5.md) with explicit faces, the rules' examples included."""
 
 import random
 import subprocess
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
         ([10, 10, 10], 5),  # one pair + a lone 10
         ([10, 10, 10, 10], 8),  # two pairs
         ([10, 10, 10, 10, 10], 9),
-        ([3, 6, 7, 10, 10], 6),  # seed 004: "6 total successes"
+        ([3, 6, 7, 10, 10], 6),  # the worked example: "6 total successes"
     ],
 )
 def test_count_successes(faces, successes):
@@ -45,7 +45,7 @@ def test_pairs_of_tens_mix_regular_and_hunger_dice():
 
 
 def test_seed_example_critical():
-    # Seed 004: [3, 6, 7, 10, 10] -> 4 successes + 2 for the pair = 6, "succeed spectacularly".
+    # The worked example: [3, 6, 7, 10, 10] -> 4 successes + 2 for the pair = 6, "succeed spectacularly".
     result = v5.evaluate([3, 6, 7, 10, 10], [], 2)
     assert (result.successes, result.win, result.margin) == (6, True, 4)
     assert result.critical and not result.messy_critical
@@ -61,7 +61,7 @@ def test_seed_example_critical():
     [(5, 2, (3, 2)), (5, 0, (5, 0)), (3, 5, (0, 3)), (1, 1, (0, 1)), (50, 5, (45, 5))],
 )
 def test_split_pool(pool, hunger, split):
-    # Seed 004: "5 dice pool, Hunger 2 - Roll: 3 normal dice + 2 Hunger dice".
+    # The worked example: "5 dice pool, Hunger 2 - Roll: 3 normal dice + 2 Hunger dice".
     assert v5.split_pool(pool, hunger) == split
 
 
@@ -165,7 +165,7 @@ def test_total_failure():
 
 
 def test_zero_successes_never_wins_even_at_difficulty_zero():
-    # RULES.md §1 Ruling: 0 successes is a total failure at any difficulty, 0 included.
+    # docs/v5.md, 'Rulings': 0 successes is a total failure at any difficulty, 0 included.
     result = v5.evaluate([5], [1], 0)
     assert not result.win and result.total_failure and result.bestial_failure
     assert result.successes == 0 and result.margin == 0 and result.margin_label is None
@@ -199,7 +199,7 @@ def test_evaluate_refuses_bad_input(regular, hunger, difficulty):
 
 
 def test_evaluate_agrees_with_the_rules_on_every_small_roll():
-    """Every face combination of 3 dice at every Hunger split, written out from RULES.md §1."""
+    """Every face combination of 3 dice at every Hunger split, written out from docs/v5.md."""
     for faces in product(range(1, 11), repeat=3):
         for hunger_count in range(4):
             regular, hunger = faces[: 3 - hunger_count], faces[3 - hunger_count :]

@@ -1,5 +1,5 @@
 """
-Issue 13, the rules part (RULES.md §1): rating-only rolls, Rouse at Hunger 5, the seed's
+V5 rules beyond the plain roll (docs/v5.md): rating-only rolls, Rouse at Hunger 5, the
 `/willpower` ending, refusing Willpower that buys nothing, the core teamwork reading, Blood
 Surge, Stains beyond Humanity and slaking. Explicit faces everywhere; exact odds as Fractions,
 checked against icepool where they change.
@@ -64,7 +64,7 @@ def test_hunger_dice_for():
 
 
 def test_rating_only_roll_has_no_hunger_dice():
-    # The issue's case: at Hunger 3, Humanity 7 rolled 4 regular + 3 Hunger dice.
+    # The case that was wrong before: at Hunger 3, Humanity 7 rolled 4 regular + 3 Hunger dice.
     faces = [1, 2, 6, 7, 8, 10, 1]
     plain = v5.roll(7, 3, 1, rng=FixedFaces(faces))
     assert (plain.regular, plain.hunger, plain.rating_only) == ((1, 2, 6, 7), (8, 10, 1), False)
@@ -104,7 +104,7 @@ def test_remorse_and_frenzy_are_rating_only():
     assert v5_humanity.evaluate_frenzy([6, 1, 1, 1, 1], 3, 7, 1).roll.rating_only is True
 
 
-# ---------------------------------------------------------------- the seed's /willpower ending
+# ---------------------------------------------------------------- the rules' /willpower ending
 
 
 def test_willpower_ending_on_a_win_spends_nothing():
@@ -412,7 +412,7 @@ def test_overflowing_stains_impair():
     fits = sheet(humanity=7, stains=3)
     assert v5_sheet.empty_humanity_boxes(fits) == 3
     assert v5_sheet.overflow_stains(fits) == 0 and not v5_sheet.impaired(fits) and v5_sheet.impairment(fits) == 0
-    over = sheet(humanity=7, stains=4)  # the issue's case: refused until now
+    over = sheet(humanity=7, stains=4)  # refused before overflowing Stains were kept
     assert v5_sheet.check_value("stains", 4, over) == 4 and v5_sheet.check_value("stains", 10, over) == 10
     assert v5_sheet.overflow_stains(over) == 1 and v5_sheet.impaired(over) and v5_sheet.impairment(over) == 2
     assert v5_sheet.overflow_stains(sheet(humanity=10, stains=2)) == 2

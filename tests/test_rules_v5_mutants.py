@@ -500,7 +500,7 @@ def test_rouse_refusals(call, message):
 def test_rouse_bounds_accepted():
     assert len(v5_rouse.evaluate([7] * 5, 1, count=5).checks) == 5
     assert v5_rouse.evaluate([2, 2], 1, count=1, blood_potency=9, level=5).checks[0].faces == (2, 2)
-    assert v5_rouse.slake(3, 1) == 2 and v5_rouse.slake(3, 5) == 1  # stops at 1 (issue 13)
+    assert v5_rouse.slake(3, 1) == 2 and v5_rouse.slake(3, 5) == 1  # stops at 1
     assert v5_rouse.slake(3, 5, killed=True) == 0
 
 
@@ -730,7 +730,7 @@ def test_sheet_limits():
     assert v5_sheet.health_max(values) == 5 and v5_sheet.willpower_max(values) == 5
     assert v5_sheet.limits("wits", values) == (1, 5)
     assert v5_sheet.limits("brawl", values) == (0, 5) and v5_sheet.limits("auspex", values) == (0, 5)
-    assert v5_sheet.limits("stains", values) == (0, 10)  # overflowing Stains are kept (issue 13)
+    assert v5_sheet.limits("stains", values) == (0, 10)  # overflowing Stains are kept
     assert v5_sheet.limits("willpower aggravated", values) == (0, 3)
     assert v5_sheet.limits("willpower superficial", values) == (0, 5)
     assert v5_sheet.limits("health superficial", values) == (0, 4)
@@ -770,7 +770,7 @@ def test_clamp_all_shrinks_damage_to_the_track():
     values = v5_sheet.clamp_all({"stamina": 1, "health superficial": 9, "health aggravated": 2,
                                  "humanity": 9, "stains": 5})
     assert values["health aggravated"] == 2 and values["health superficial"] == 2  # Aggravated first
-    assert values["stains"] == 5 and values["brawl"] == 0 and values["wits"] == 1  # kept (issue 13)
+    assert values["stains"] == 5 and values["brawl"] == 0 and values["wits"] == 1  # kept
     assert v5_sheet.clamp_all({"stains": 12})["stains"] == 10
     values = v5_sheet.clamp_all({"composure": 1, "resolve": 1, "willpower aggravated": 5,
                                  "willpower superficial": 1})

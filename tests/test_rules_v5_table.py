@@ -1,6 +1,6 @@
 """
 The rest of the V5 table with explicit faces: Rouse checks, contests, teamwork, extended rolls,
-Remorse and frenzy (RULES.md §1), plus the counting cases the commands rely on.
+Remorse and frenzy (docs/v5.md), plus the counting cases the commands rely on.
 """
 
 import pytest
@@ -84,7 +84,7 @@ def test_rouse_pass_faces(face):
 
 
 def test_rouse_at_hunger_five_rolls_no_die():
-    # Issue 13: at Hunger 5 the Blood cannot be roused; no die, a hunger frenzy test is due.
+    # at Hunger 5 the Blood cannot be roused; no die, a hunger frenzy test is due.
     result = v5_rouse.evaluate([], 5)
     check = result.checks[0]
     assert not check.passed and not check.rolled and check.face is None and check.hunger_after == 5
@@ -212,7 +212,7 @@ def test_contest_tie_goes_to_the_defender():
 def test_contest_zero_to_zero_is_a_tie_for_the_defender():
     contest = v5_contest.evaluate_contest([1, 2], [], [3], [1])
     assert contest.tie and contest.winner == v5_contest.DEFENDER and contest.margin == 0
-    # 0 successes never wins a roll (RULES.md §1): the defender wins the tie, yet each side's
+    # 0 successes never wins a roll (docs/v5.md): the defender wins the tie, yet each side's
     # own roll is a total failure, and the defender's Hunger 1 makes it bestial.
     assert contest.attacker.total_failure and contest.defender.total_failure
     assert not contest.attacker.win and not contest.defender.win
@@ -465,7 +465,7 @@ def test_slake_never_below_zero():
     from rules import v5_rouse
 
     assert v5_rouse.slake(4, 2) == 2
-    assert v5_rouse.slake(2, 5) == 1  # stops at 1 unless the vessel was killed (issue 13)
+    assert v5_rouse.slake(2, 5) == 1  # stops at 1 unless the vessel was killed
     assert v5_rouse.slake(2, 5, killed=True) == 0
     for hunger, amount in ((0, 1), (1, 1), (3, 0), (6, 1)):
         with pytest.raises(DiceError):

@@ -1,4 +1,4 @@
-"""Whalefall (rules/whalefall.py, RULES.md §4, seed 001): explicit faces, exact odds, properties."""
+"""Whalefall (rules/whalefall.py, docs/whalefall.md): explicit faces, exact odds, properties."""
 
 import random
 from fractions import Fraction
@@ -12,7 +12,7 @@ from rules import whalefall
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_gomez_persuades_the_guard():

@@ -19,7 +19,7 @@ from rules.seyruun_system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunShe
                                   read_difficulty)
 
 SHEET = SYSTEM.sheet
-# The seed's thief: Dexterity 3, Stealth 3 (and the boots, +1, typed in the pool).
+# The rules' thief: Dexterity 3, Stealth 3 (and the boots, +1, typed in the pool).
 ANNA = {"dexterity": 3, "stealth": 3, "composure": 2, "resolve": 3, "charisma": 4, "dominate": 2,
         "wits": 2, "strength": 2, "brawl": 2}
 
@@ -44,7 +44,7 @@ def marks(view):
     return [(die.face, set(die.marks)) for group in view.groups for die in group.dice]
 
 
-# ---------------------------------------------------------------- the seed's syntax
+# ---------------------------------------------------------------- the rules' syntax
 
 
 def test_seed_example_dexterity_stealth_boots_is_seven_dice():

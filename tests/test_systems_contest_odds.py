@@ -71,7 +71,7 @@ V20_KEYS = v20_contest_odds.KEYS
 
 
 def _v20_score(faces, difficulty, specialty):
-    """(net, botch) of honest d10 faces, RULES.md §2 written out again."""
+    """(net, botch) of honest d10 faces, docs/v20.md written out again."""
     raw = sum(2 if specialty and face == 10 else 1 for face in faces if face >= difficulty)
     ones = sum(1 for face in faces if face == 1)
     return max(0, raw - ones), ones > raw
@@ -187,7 +187,7 @@ SEYRUUN_KEYS = seyruun_contest_odds.KEYS
 
 
 def _seyruun_score(faces):
-    """(successes, botch) of honest faces, RULES.md §3 written out again."""
+    """(successes, botch) of honest faces, docs/seyruun.md written out again."""
     successes = sum(2 if face == 10 else 1 for face in faces if face >= 6)
     return successes, successes == 0 and 1 in faces
 
@@ -299,7 +299,7 @@ DICECHECK_KEYS = dicecheck_contest_odds.KEYS
 
 
 def _degree(effect):
-    """Degree of Success by its bands, RULES.md §5 written out again: 0-1, 2-3, 4-7, 8-15, ..."""
+    """Degree of Success by its bands, docs/dicecheck.md written out again: 0-1, 2-3, 4-7, 8-15, ..."""
     degree, high = 1, 2
     while effect >= high:
         degree, high = degree + 1, high * 2

@@ -2,7 +2,7 @@
 Exact V20 odds (`rules.v20.odds`) and `rules.v20.evaluate` against independent oracles. Pure.
 
 - icepool: a multiset evaluator that tallies (1s, successes) over a pool of d10s and applies
-  RULES.md §2 again here (not the die-sum trick `rules.v20` uses).
+  docs/v20.md again here (not the die-sum trick `rules.v20` uses).
 - brute force: every face of small pools through `rules.v20.evaluate`.
 - 20,000 seeded random rolls through an evaluator written here another way (1s pop successes
   off a list).
@@ -198,7 +198,7 @@ LEVEL_NAMES = ["failure", "marginal", "moderate", "complete", "exceptional"]
 
 
 def independent(faces, difficulty, specialty, willpower):
-    """RULES.md §2 again: each success is a token, each 1 takes one token away."""
+    """docs/v20.md again: each success is a token, each 1 takes one token away."""
     tokens = []
     for face in faces:
         if face >= difficulty:

@@ -2,7 +2,7 @@
 Exact V5 odds (`rules.v5_odds`) against independent oracles. Pure: no database, no Evennia.
 
 - icepool: a multiset evaluator over a pool of regular dice and a pool of Hunger dice, with
-  the RULES.md §1 outcome rules written out again here (not borrowed from `rules.v5_odds`).
+  the docs/v5.md outcome rules written out again here (not borrowed from `rules.v5_odds`).
 - brute force: every face of tiny pools, and every face of rerolled dice, through
   `rules.v5.evaluate` / `rules.v5.apply_reroll`.
 - best reroll: exhaustive search over every choice of 1-3 regular dice, by index.
@@ -39,12 +39,12 @@ def _icepool_states(pool, hunger, die=D10):
 
 
 def icepool_odds(pool, hunger, difficulty):
-    """{rule: {key: Fraction}} computed by icepool, outcome rules as written in RULES.md §1."""
+    """{rule: {key: Fraction}} computed by icepool, outcome rules as written in docs/v5.md."""
     states, hunger_dice = _icepool_states(pool, hunger)
 
     def outcome(six_to_nine, tens, hunger_one, hunger_ten):
         successes = six_to_nine + tens + 2 * (tens // 2)
-        # RULES.md §1 Ruling: 0 successes never wins, not even at difficulty 0.
+        # docs/v5.md, 'Rulings': 0 successes never wins, not even at difficulty 0.
         win = successes >= difficulty and successes >= 1
         critical = win and tens >= 2
         return (
@@ -140,7 +140,7 @@ def test_known_values():
     assert v5_odds.odds(1, 1, 1)["bestial_failure"] == Fraction(1, 10)
     assert v5_odds.odds(1, 1, 1, "total_failure")["bestial_failure"] == Fraction(1, 2)
     assert v5_odds.odds(3, 0, 2)["total_failure"] == Fraction(1, 8)
-    # 0 successes never wins, not even at difficulty 0 (RULES.md §1): difficulty 0 has the
+    # 0 successes never wins, not even at difficulty 0 (docs/v5.md): difficulty 0 has the
     # odds of difficulty 1, and 0 successes is a total failure at both.
     assert v5_odds.odds(3, 2, 0) == v5_odds.odds(3, 2, 1)
     assert v5_odds.odds(1, 0, 0)["win"] == Fraction(1, 2)

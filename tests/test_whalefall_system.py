@@ -31,7 +31,7 @@ def marks(view):
     return [sorted(die.marks) for group in view.groups for die in group.dice]
 
 
-# ---------------------------------------------------------------- the seed's examples
+# ---------------------------------------------------------------- the rules' examples
 
 
 def test_gomez_diplomacy_three_seven_nine_vs_six_two_succeeds():

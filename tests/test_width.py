@@ -1,5 +1,5 @@
 """
-Output fits the player's screen (issue 10): with a fixed client width (the session's
+Output fits the player's screen: with a fixed client width (the session's
 `protocol_flags["SCREENWIDTH"]`, what Evennia learns from NAWS and `commands.dice_base.width_of`
 reads), under each system no line of a roll (with a 180-character comment and a private list
 of 10 names), `+odds`, `+roll/verify` or `+rolls` is wider than the screen in visible columns
@@ -128,7 +128,7 @@ class WidthTest(Connected, EvenniaCommandTest):
         self.check_system("dicecheck", 50)
 
     def test_typical_rolls_at_80_without_comment(self):
-        # the issue's measure: an ordinary roll line was 87-92 columns
+        # before wrapping, an ordinary roll line was 87-92 columns
         self.screen(80)
         for key, (cmd, typed, _, _) in TYPICAL.items():
             with override_settings(DICE_SYSTEM=key):

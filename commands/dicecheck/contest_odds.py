@@ -1,6 +1,6 @@
 """
 +odds/contest (The Dice Check): the exact chances of an opposed check before it is rolled, in
-the seed's notation, as +roll writes an opposed check:
+the rules' notation, as +roll writes an opposed check:
 
     +odds/contest <your pool>:<their trait> <character>    STR:STR Bob, Athletics (Grapple):Athletics (Grapple) Bob
     +odds/contest <your pool>:<their dice>                 STR:12d(6+), Swords (Cut):9 (9 dice at 6+)

@@ -22,7 +22,7 @@ Rulings:
   Storyteller) and a player against their own characters roll them at once; against another
   player's character the check waits for that player's answer (`+roll/answer <name>`, or
   `/decline`: `commands.dicecheck.challenge`), since naming someone is not their consent, and
-  the seed's "anyone may deal wounds" let one player fill another's track from across the
+  the rules' "anyone may deal wounds" let one player fill another's track from across the
   room. +odds against another player's sheet is refused (there is no answer to wait for).
 - **Ruling**: wounds from a damage check are applied at once and stop at the track's end (10);
   the line says so, the roll log keeps the roll and the change, and staff may set wounds back

@@ -1,5 +1,5 @@
 """
-V20 resisted actions: `+contest` (RULES.md §2): both sides roll; the one with more net
+V20 resisted actions: `+contest` (docs/v20.md): both sides roll; the one with more net
 successes wins and keeps its net minus the other's (`rules.v20.resist`); equal nets: nobody
 wins (no tie goes to the defender in V20).
 

@@ -1,5 +1,5 @@
 """
-+contest: V5 contests (RULES.md §1), rolled in the room.
++contest: V5 contests (docs/v5.md), rolled in the room.
 
 Two forms:
 

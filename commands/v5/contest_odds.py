@@ -14,7 +14,7 @@ bench/bench_v5_odds.py).
 **Rulings:**
 
 - You are the attacker (the one who challenges, as with +contest): a tie goes to the
-  defender (RULES.md §1), and the output says so.
+  defender (docs/v5.md), and the output says so.
 - `vs <character>` reads another character's sheet and Hunger, which a player may not see
   otherwise: it is open to staff, and to a player only for their own characters (the same
   account). No consent flag: the other side's sheet is never shown, but a few +odds/contest

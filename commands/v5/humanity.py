@@ -171,7 +171,7 @@ class CmdFrenzy(DiceCommand):
                                       v5.check_difficulty)
         target = _target(self, who, "frenzy tests")
         willpower, humanity = willpower_left(target), target.trait("humanity")
-        # Impaired (Stains beyond Humanity, RULES.md §1): -2 dice, as on every pool.
+        # Impaired (Stains beyond Humanity, docs/v5.md): -2 dice, as on every pool.
         penalty = v5_sheet.impairment(target.sheet_values)
         result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng(), penalty=penalty)
         given = result.difficulty_given

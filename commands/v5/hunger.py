@@ -1,5 +1,5 @@
 """
-+rouse and +hunger: Rouse checks and the Hunger tracker (RULES.md §1).
++rouse and +hunger: Rouse checks and the Hunger tracker (docs/v5.md).
 
 Players change their own Hunger only through Rouse checks; staff set it, slake it (feeding)
 and make Rouse checks for others. Every change is saved before anyone is told; Rouse checks go

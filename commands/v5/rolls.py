@@ -70,8 +70,8 @@ def split_roll_args(text):
 
 def willpower_at_once(caller, result, rng, difficulty_given, accumulating=False):
     """
-    The seed's `/willpower` ending: reroll the `failures` choice right after the roll, only
-    when the roll did not win (`rules.v5.willpower_ending`; RULES.md §1 Ruling).
+    The rules' `/willpower` ending: reroll the `failures` choice right after the roll, only
+    when the roll did not win (`rules.v5.willpower_ending`; docs/v5.md, 'Rulings').
 
     Returns:
         (the roll before, or None when nothing was rerolled; the roll now; the line to show)
@@ -92,7 +92,7 @@ def willpower_at_once(caller, result, rng, difficulty_given, accumulating=False)
     return result, rerolled, format_reroll(result, rerolled, "failures", difficulty_given)
 
 
-# ---------------------------------------------------------------- extended rolls (RULES.md §1)
+# ---------------------------------------------------------------- extended rolls (docs/v5.md)
 
 EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 EXTENDED_KEY = "extended_roll"

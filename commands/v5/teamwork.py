@@ -1,5 +1,5 @@
 """
-+teamwork: a V5 teamwork roll (RULES.md §1).
++teamwork: a V5 teamwork roll (docs/v5.md).
 
 The leader opens it in the room with their pool and the difficulty; helpers here join with
 their own pools; the leader rolls (or cancels). Everyone rolls with their own Hunger; each
@@ -54,7 +54,7 @@ from .rolls import bestial_rule, split_roll_args
 from .willpower import LastRoll, audience, format_reroll_successes, remember_roll
 
 PREFIX = "|w[Teamwork]|n"
-SEED, CORE = "seed", "core"  # the V5_TEAMWORK readings (RULES.md §1)
+SEED, CORE = "seed", "core"  # the V5_TEAMWORK readings (docs/v5.md)
 TEAM = "teamwork"  # on the leader (Attributes, category commands.pending.PENDING)
 HELPING = "teamwork_helping"  # on a helper: {"id", "leader"} of the roll they help
 

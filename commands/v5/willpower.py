@@ -9,7 +9,7 @@ window survives `evennia reload` and a stop/start (it is wall-clock time: it run
 server is down). The rolls of a contest or a teamwork roll share their state (the contest, the
 team's dice): a reroll by one participant is written into the others' kept rolls too.
 
-**Rulings** (RULES.md §1 and V5 core):
+**Rulings** (docs/v5.md and V5 core):
 - Only the caller's own last roll, made within the last 10 minutes, once per roll; never
   Hunger dice. The reroll is shown to the same audience as the roll (a public roll: the
   room; a private one: the same receivers, and staff in the room).

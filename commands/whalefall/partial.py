@@ -1,5 +1,5 @@
 """
-+partial: the GM's ruling on a Whalefall check flagged partial (RULES.md §4: "the GM may rule
++partial: the GM's ruling on a Whalefall check flagged partial (docs/whalefall.md: "the GM may rule
 a partial success or a partial failure").
 
 The ruling is a roll log entry of its own (`record_action`, kind "partial") whose parent is the

@@ -9,7 +9,7 @@ The Whalefall wing: what Whalefall adds to the shared commands, found by
   "failure (partial)" with a note: it is a fact about the dice anyone can read from them, and
   it decides nothing. What decides is the GM's ruling, which only staff make (`+partial`).
   Staff who saw the roll also get a line of their own telling them how to rule on it.
-- +odds/contest: refused with a clear message; Whalefall has no contests (RULES.md §4: every
+- +odds/contest: refused with a clear message; Whalefall has no contests (docs/whalefall.md: every
   check is against a target number).
 - its own command (`WhalefallCmdSet`): +partial, the GM's ruling on a partial check.
 """

@@ -1,4 +1,4 @@
-"""Issue 10, step 1 of 3: the system-neutral columns, next to the old V5 ones."""
+"""The move to the system-neutral record, step 1 of 3: the system-neutral columns, next to the old V5 ones."""
 
 from django.db import migrations, models
 

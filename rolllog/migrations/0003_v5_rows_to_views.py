@@ -1,5 +1,5 @@
 """
-Issue 10, step 2 of 3: every existing row (all V5) into the system-neutral form, without loss.
+The move to the system-neutral record, step 2 of 3: every existing row (all V5) into the system-neutral form, without loss.
 
 The view, sides, verdict and target are built by `rolllog.legacy.convert_row` (frozen code, no
 rules import); the old V5 columns are copied whole into `data` (with `"legacy": true`), so

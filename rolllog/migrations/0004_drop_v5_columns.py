@@ -1,4 +1,4 @@
-"""Issue 10, step 3 of 3: the V5-only columns go (their values are in `data` since 0003)."""
+"""The move to the system-neutral record, step 3 of 3: the V5-only columns go (their values are in `data` since 0003)."""
 
 from django.db import migrations, models
 

@@ -1,5 +1,5 @@
 """
-Issue 14: the faces of every existing roll into RollFace (see `rolllog.fairness` for which
+The roll log at scale: the faces of every existing roll into RollFace (see `rolllog.fairness` for which
 dice count), in batches. Going back empties the table.
 """
 

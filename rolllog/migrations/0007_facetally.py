@@ -1,5 +1,5 @@
 """
-Issue 14: the per-day face tally (`FaceTally`, see `rolllog.fairness`), filled from every
+The roll log at scale: the per-day face tally (`FaceTally`, see `rolllog.fairness`), filled from every
 RollFace row that exists, summed by the database a batch of ids at a time. Going back empties
 it (and then drops the table).
 """

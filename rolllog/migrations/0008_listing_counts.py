@@ -1,5 +1,5 @@
 """
-Issue 14: what the roll log's long lists count at write time (`rolllog.listing`): the entries
+The roll log at scale: what the roll log's long lists count at write time (`rolllog.listing`): the entries
 of each UTC day per room and privacy (`DayCount`), the rooms each character was in
 (`RoomVisit`), the characters who took part in each private or roomless entry
 (`Participant`), counted from the whole log by the database, a batch of ids at a time; and

@@ -1,5 +1,5 @@
 """
-End to end (issue 8, "one player can stall everyone"): while one player floods the game with
+End to end (one player must not stall everyone): while one player floods the game with
 the most expensive input a player can type, another player's command still answers promptly.
 
 Before the bounds, `+roll/private 3=Bob,Bob,...` with about 1,200 names froze the game for

@@ -1,5 +1,5 @@
 """
-End to end (issue 8): over real telnet, a player's forging attempts reach a second player as
+End to end: over real telnet, a player's forging attempts reach a second player as
 the literal text typed, on the roll's own line; capital-letter switches do what they say.
 """
 

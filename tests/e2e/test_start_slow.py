@@ -1,5 +1,5 @@
 """
-The game comes up on one loaded core (issue 8): the Portal, the Server and the launcher are
+The game comes up on one loaded core: the Portal, the Server and the launcher are
 pinned to core 0 with a busy loop on the same core, started the way scripts/start.sh starts
 them (scripts/gamectl.py's Game.start, through the harness). Evennia's launcher alone gives the
 Portal 10 s, which is not enough here; the wait must be ours. Then: a second start while both

@@ -1,5 +1,5 @@
 """
-End to end (issue 13's Must-show, over telnet): at Hunger 5 `+rouse` rolls no die and names the
+End to end (over telnet): at Hunger 5 `+rouse` rolls no die and names the
 hunger frenzy test; `+roll willpower vs 1` shows no Hunger dice; `+roll/surge dex+stealth vs 2`
 makes a Rouse check and adds the Blood Potency dice.
 """

@@ -161,7 +161,7 @@ def test_webclient_roll_then_find_it_on_the_roll_log(game_server, new_player, pa
     assert re.search(r"Dice: \d+ \d+ \d+\s+Hunger: \d+", dice_text), dice_text
     shoot(site, "roll-log")
 
-    # Usable on a 390-pixel phone screen (issue 13): nothing runs off the side.
+    # Usable on a 390-pixel phone screen: nothing runs off the side.
     site.set_viewport_size({"width": 390, "height": 844})
     site.reload()
     site.locator(f'tr.rolllog-entry[data-code="{code}"]').wait_for()

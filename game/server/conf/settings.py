@@ -116,11 +116,11 @@ else:
 
 # Which game system the dice commands use (see rules/systems.py for the registry).
 DICE_SYSTEM = os.environ.get("DICE_SYSTEM", "v5")
-# "official" (V5 core: any non-win with a Hunger 1) or "total_failure" (seed 004's reading:
-# 0 successes with Hunger dice rolled).
+# "official" (V5 core: any non-win with a Hunger 1) or "total_failure" (the reading where a
+# bestial failure is 0 successes with Hunger dice rolled).
 V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
 # V5 teamwork: "seed" (helpers roll and add successes) or "core" (each helper with a dot in the
-# Skill adds +1 die; the leader rolls once). RULES.md §1.
+# Skill adds +1 die; the leader rolls once). docs/v5.md.
 V5_TEAMWORK = os.environ.get("V5_TEAMWORK", "seed")
 
 ######################################################################
