@@ -20,5 +20,6 @@ setup(
     packages=packages,
     package_dir=package_dir,
     package_data={f"{PACKAGE}.rolllog": ["templates/rolllog/*.html", "static/rolllog/*",
-                                        "panel_templates/webclient/*.html", "static/storyteller_dice/*"]},
+                                        "panel_templates/webclient/*.html", "panel_templates/website/*.html",
+                                        "static/storyteller_dice/*"]},
 )
