@@ -49,10 +49,10 @@ def shoot(page, name):
         page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
 
 
-# Each coloured span of the message window: its text colour, and the background it is on
-# (its own, or the nearest ancestor's that is not transparent).
+# Each element a selector finds: its text colour, and the background it is drawn on (its own,
+# or the nearest ancestor's that is not transparent).
 COLOURS_JS = """
-() => [...document.querySelectorAll('#messagewindow span[class*="color-"]')].map(el => {
+(selector) => [...document.querySelectorAll(selector)].map(el => {
     let bg = 'transparent', node = el;
     while (node) {
         const c = getComputedStyle(node).backgroundColor;
@@ -108,7 +108,7 @@ def test_webclient_roll_colours_meet_aa(game_server, new_player, page):
             + '<span class="color-011">failure</span> <span class="color-015">[Roll]</span>';
         w.appendChild(probe);
     }""")
-    spans = page.evaluate(COLOURS_JS)
+    spans = page.evaluate(COLOURS_JS, '#messagewindow span[class*="color-"]')  # each coloured span
     black = "rgb(0, 0, 0)"
     seen = {}
     for span in spans:

@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from .test_newcomer_web import contrast, transparent
+from .test_newcomer_web import COLOURS_JS, contrast, transparent
 from .test_web import LOCAL_HOSTS, browser, message_text, send, shoot, wait_for_text  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.e2e
@@ -58,20 +58,6 @@ OVERLAPS_JS = """
     }
     return {lines: rects.length, bad: bad};
 }
-"""
-
-# Each element's colour and the background it is drawn on (its own, or the nearest ancestor's
-# that is not transparent).
-COLOURS_JS = """
-(selector) => [...document.querySelectorAll(selector)].map(el => {
-    let bg = 'transparent', node = el;
-    while (node) {
-        const c = getComputedStyle(node).backgroundColor;
-        if (c !== 'transparent' && !/rgba\\(\\d+, \\d+, \\d+, 0\\)/.test(c)) { bg = c; break; }
-        node = node.parentElement;
-    }
-    return {cls: el.className, text: el.innerText, color: getComputedStyle(el).color, bg: bg};
-})
 """
 
 WIDTH_JS = """() => ({width: document.documentElement.scrollWidth,
