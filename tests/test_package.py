@@ -74,7 +74,7 @@ def test_the_contract_names_are_the_packages_modules():
     assert storyteller_dice.rules.v5.__spec__.name == "storyteller_dice.rules.v5"
 
 
-def test_public_names():
+def test_public_names(db):  # the database fixture runs evennia._init(): the cmdsets import Evennia's Command
     from storyteller_dice.commands import (BuildingCmdSet, DiceAccountCmdSet, DiceCmdSet, DiceUnloggedinCmdSet,
                                            HelpCmdSet, SpeechCmdSet, hooks)
     from storyteller_dice.rolllog.apps import RollLogConfig
