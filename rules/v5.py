@@ -53,6 +53,6 @@ from .v5_dice import (  # noqa: F401 - re-exported: the contract and its callers
     is_rating_only, KEY, margin_grade, MAX_BLOOD_POTENCY, MAX_DIFFICULTY, MAX_HUNGER, MAX_REROLL,
     Outcome, OUTCOME_LABELS, RATING_ONLY_REFUSAL, RATING_ONLY_TRAITS, reroll, reroll_refusal,
     REROLL_STRATEGIES, rescore, roll, rouse_reroll_level, ROUSE_REROLL_LEVELS, split_pool,
-    SURGE_DICE, surge_dice, TITLE, V5Result, willpower_ending, WillpowerDecision,
+    SUCCESS_FACE, SURGE_DICE, surge_dice, TITLE, V5Result, willpower_ending, WillpowerDecision,
 )
 from .v5_odds import choose_reroll, odds  # noqa: F401

@@ -20,6 +20,7 @@ TITLE = "Vampire: The Masquerade 5th edition"
 MAX_HUNGER = 5
 MAX_DIFFICULTY = MAX_POOL * 2
 MAX_REROLL = 3
+SUCCESS_FACE = 6  # a die showing this or more is a success
 BESTIAL_RULES = ("official", "total_failure")
 
 OUTCOME_LABELS = {
@@ -109,7 +110,7 @@ def margin_grade(margin):
 def count_successes(faces):
     """Successes of a set of faces: 6+ is one, each pair of 10s adds two."""
     faces = list(faces)
-    return sum(1 for face in faces if face >= 6) + 2 * (faces.count(10) // 2)
+    return sum(1 for face in faces if face >= SUCCESS_FACE) + 2 * (faces.count(10) // 2)
 
 
 def check_faces(faces, what):
@@ -265,7 +266,7 @@ REROLL_STRATEGIES = ("failures", "crits", "messy", "best")
 
 def choose_failures(result):
     """Up to 3 regular dice under 6 (they can only gain by a reroll)."""
-    picks = [i for i, face in enumerate(result.regular) if face < 6]
+    picks = [i for i, face in enumerate(result.regular) if face < SUCCESS_FACE]
     return tuple(picks[:MAX_REROLL])
 
 

@@ -337,7 +337,7 @@ never wins, not even at difficulty 0 (a total failure).
 
 
 def _regular_marks(face, rerolled=False):
-    marks = {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= 6 else {FAIL}
+    marks = {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= v5.SUCCESS_FACE else {FAIL}
     if rerolled:
         marks.add(REROLLED)
     return frozenset(marks)
@@ -345,7 +345,7 @@ def _regular_marks(face, rerolled=False):
 
 def _hunger_marks(face):
     marks = {HUNGER}
-    marks |= {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= 6 else {ONE} if face == 1 else {FAIL}
+    marks |= {TEN, SUCCESS} if face == 10 else {SUCCESS} if face >= v5.SUCCESS_FACE else {ONE} if face == 1 else {FAIL}
     return frozenset(marks)
 
 

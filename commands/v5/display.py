@@ -7,7 +7,7 @@ Willpower rerolls): regular dice plain with their 10s bright green, Hunger dice 
 Player text goes through `escape` (see `rules.display`).
 """
 
-from storyteller_dice.rules.v5 import OUTCOME_LABELS
+from storyteller_dice.rules.v5 import OUTCOME_LABELS, SUCCESS_FACE
 
 from storyteller_dice.rules.display import (BADGE, DIRE_STYLE, SUCCESS_STYLE, escape, without_control,  # noqa: F401
                                             wrap)  # escape, without_control, wrap: re-exported for the wing
@@ -43,7 +43,7 @@ def regular_face(face, rerolled=False):
     mark = "|u" if rerolled else ""
     if face == 10:
         return f"{mark}|g10|n"
-    if face >= 6:
+    if face >= SUCCESS_FACE:
         return f"{mark}{SUCCESS_STYLE}{face}|n"
     return f"{mark}{face}|n" if mark else str(face)
 
@@ -51,7 +51,7 @@ def regular_face(face, rerolled=False):
 def hunger_face(face):
     if face in (1, 10):
         return f"{BADGE}{face}|n"
-    if face >= 6:
+    if face >= SUCCESS_FACE:
         return f"{SUCCESS_STYLE}{face}|n"
     return f"|r{face}|n"
 
