@@ -17,7 +17,7 @@ from storyteller_dice.rules.errors import DiceError
 
 from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control
-from storyteller_dice.rules.display import MIN_WIDTH, fit_width, reported_number
+from storyteller_dice.rules.display import MIN_WIDTH, append_code, fit_width, reported_number
 
 from . import panel
 
@@ -318,6 +318,30 @@ def find_character(caller, name, room_only=False):
     listed = ", ".join(sorted(_escape(obj.key) for obj in candidates))
     raise DiceError(f"'{_escape(name)}' could be several characters: {listed}.")
 
+
+
+def named_or_self(caller, name, refusal):
+    """The caller, or the character `name` finds: someone else only for staff (else `refusal`)."""
+    if not name.strip():
+        return caller
+    target = find_character(caller, name)
+    if target != caller and not is_staff(caller):
+        raise DiceError(refusal)
+    return target
+
+
+def tell_subject(caller, subject, text, receivers):
+    """
+    The character a roll was made for (staff rolling for them), when `announce` did not reach
+    them (elsewhere, or a private roll): the same message at their own width, code and all.
+    `text` is the message or a callable width -> message; `receivers` what `announce` returned.
+    """
+    if subject == caller or subject in receivers:
+        return
+    code = receivers.code
+    render = text if callable(text) else (lambda width: text)
+    send([subject], render if code is None else (lambda width: append_code(render(width), code, width=width)),
+         from_obj=caller)
 
 def connected(obj):
     """Whether someone plays `obj` now (it has a session): only they can be shown anything."""

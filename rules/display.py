@@ -616,6 +616,16 @@ def wrap(markup, width=80, indent=2):
     return lines
 
 
+
+def fit(text, width=80):
+    """A message of ours (lines joined by "\\n") with each line fitted to `width` (`wrap`)."""
+    return "\n".join(wrap(text, width))
+
+
+def fitted(text):
+    """`text` as `announce` and `send` take it to fit each receiver: a callable width -> text."""
+    return lambda width: fit(text, width)
+
 def append_code(text, code, width=80):
     """
     `text` (lines joined by "\\n") with ` [code XXXX]` at the end of its last line, or on a line

@@ -35,9 +35,11 @@ the Rouse die is rolled).
 drained and killed (`slake(..., killed=True)`, the command's `/kill`), when 0 is allowed.
 """
 
+import re
 from dataclasses import dataclass
 
 from . import v5
+from .engine import read_whole
 from .errors import DiceError
 from .randomness import roll_faces
 
@@ -54,6 +56,7 @@ NO_SURGE = (f"At Hunger {v5.MAX_HUNGER} the Blood cannot be roused, so there is 
             f"roll without /surge. Trying to rouse the Blood at Hunger {v5.MAX_HUNGER} calls for a "
             f"hunger frenzy test (Difficulty {HUNGER_FRENZY_DIFFICULTY}, {FRENZY_COMMAND}).")
 SLAKE_FLOOR = 1
+_FOR = re.compile(r"(?:^|\s)for\s+(?P<level>\S+)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -293,3 +296,54 @@ def roll_surge(hunger, blood_potency, rng=None):
     """Make a Blood Surge's Rouse check with a die from `rng`."""
     dice = check_surge(hunger, blood_potency)
     return SurgeResult(rouse=roll(hunger, 1, blood_potency, rng=rng), dice=dice)
+
+
+# ---------------------------------------------------------------- +rouse
+
+
+def parse(text):
+    """
+    The arguments of `+rouse`: `[<count>] [for <level>]`, `<character>[=<count>] [for <level>]`.
+
+    Returns:
+        (character name or None, count, level or None)
+    """
+    text = text.strip()
+    who = None
+    if "=" in text:
+        who, text = (part.strip() for part in text.split("=", 1))
+        if not who:
+            raise DiceError("Name the character before '='.")
+        if not text:
+            raise DiceError("Say how many Rouse checks after '='.")
+    level = None
+    found = _FOR.search(text)
+    if found:
+        level = read_whole(found.group("level"), "The power's level must be a whole number from 1 to "
+                           f"{MAX_POWER_LEVEL}", check_level)
+        text = text[: found.start()].strip()
+    elif re.match(r"^for$|^for\s|\sfor$", text, re.IGNORECASE):
+        raise DiceError("Say the power's level after 'for'.")
+    count = 1
+    if text:
+        # `-1` is a count (a bad one), not a character's name.
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            count = read_whole(text.lstrip("+"), "The number of Rouse checks must be a whole number",
+                               check_count, signed=True)
+        elif who is None:
+            who = text
+        else:
+            raise DiceError(f"The number of Rouse checks must be a whole number, not '{text}'.")
+    return who, count, level
+
+
+def summary(result):
+    """The checks in plain words, for the record: `1 passed, 0 failed: Hunger 2 -> 2`."""
+    text = f"{result.passed} passed, {result.failed} failed"
+    if result.cannot_rouse:
+        text += f", {result.cannot_rouse} not rolled (Hunger {v5.MAX_HUNGER})"
+    text += f": Hunger {result.hunger_before} -> {result.hunger_after}"
+    if result.beast_demands_blood:
+        text += (f"; a hunger frenzy test (Difficulty {HUNGER_FRENZY_DIFFICULTY}) is due "
+                 f"({FRENZY_COMMAND})")
+    return text

@@ -36,6 +36,7 @@ no `/willpower` (odds spend nothing, as `+odds` refuses it) and no rating roll (
 numbers is never one).
 """
 
+import dataclasses
 import re
 from fractions import Fraction
 
@@ -296,6 +297,39 @@ never wins, not even at difficulty 0 (a total failure).
             "rating_only": bool(result.rating_only),
         }
 
+    # -- the wing's own rolls: Rouse checks, Remorse and frenzy tests (commands/v5/hunger.py, humanity.py)
+
+    def rouse_view(self, result, summary):
+        """
+        The Rouse checks of one action as the record keeps them: every die rolled (a Blood
+        Potency reroll too) in one group, marked by whether it passed, the checks passed as the
+        score and `summary` ("1 passed, 0 failed: Hunger 2 -> 2") as the outcome's words.
+        """
+        dice = tuple(Die(face, _rouse_marks(face)) for face in result.faces)
+        return RollView(system=self.key, pool="Rouse check", target="",
+                        groups=(DiceGroup("Dice", dice),) if dice else (), score=result.passed,
+                        noun=("passed", "passed"), outcome=Outcome("rouse", summary, "neutral"))
+
+    @staticmethod
+    def rouse_check_outcome(check):
+        """One check's verdict, toned as the room sees it: passed, failed, or no die (Hunger 5)."""
+        if check.cannot_rouse:
+            return Outcome("cannot_rouse", "cannot rouse", TONES["bestial_failure"])
+        return Outcome("passed", "passed", "good") if check.passed else Outcome("failed", "failed", "bad")
+
+    def rating_view(self, roll, pool, outcome=None, target_given=True):
+        """
+        A test rolled without Hunger dice (`rules.v5_humanity`: Remorse, frenzy) as the room sees
+        it: the roll's dice and successes, `pool` as shown, and the test's own verdict
+        (`outcome`, an `Outcome`) in place of the roll's, or the roll's with its margin.
+        """
+        request = RollRequest(system=self.key, text="", pool=None, dice=roll.pool, target=roll.difficulty,
+                              target_given=target_given)
+        shown = self.view(roll, request)
+        if outcome is not None:
+            shown = dataclasses.replace(shown, outcome=outcome, notes=())
+        return dataclasses.replace(shown, pool=pool)
+
     # -- odds
 
     def odds(self, request, roller=None):
@@ -341,6 +375,10 @@ def _regular_marks(face, rerolled=False):
     if rerolled:
         marks.add(REROLLED)
     return frozenset(marks)
+
+
+def _rouse_marks(face):
+    return frozenset({SUCCESS} if face >= v5.SUCCESS_FACE else {FAIL})
 
 
 def _hunger_marks(face):
