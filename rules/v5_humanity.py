@@ -25,9 +25,11 @@ successes. An Impaired character (Stains beyond Humanity) rolls it with the -2 o
 (`penalty`), still at least 1 die.
 """
 
+import re
 from dataclasses import dataclass, replace
 
 from . import v5
+from .engine import read_whole
 from .errors import DiceError
 from .randomness import roll_faces
 
@@ -164,3 +166,20 @@ def roll_frenzy(willpower, humanity, difficulty=None, rng=None, penalty=0):
     if difficulty is not None:
         v5.check_difficulty(difficulty)
     return evaluate_frenzy(roll_faces(pool, rng), willpower, humanity, difficulty, penalty)
+
+
+_VS = re.compile(r"^(?P<who>.*?)\s*(?:(?:^|\s)vs\.?\s+(?P<difficulty>\S.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_frenzy(text):
+    """`+frenzy`'s arguments (the comment already split off): `[<character>] [vs <difficulty>]`.
+
+    Returns:
+        (the character's name or "", the difficulty or None)
+    """
+    parsed = _VS.match(text)
+    typed = parsed.group("difficulty")
+    difficulty = None
+    if typed is not None:
+        difficulty = read_whole(typed, "The difficulty must be a whole number of successes", v5.check_difficulty)
+    return parsed.group("who"), difficulty

@@ -317,18 +317,30 @@ never wins, not even at difficulty 0 (a total failure).
             return Outcome("cannot_rouse", "cannot rouse", TONES["bestial_failure"])
         return Outcome("passed", "passed", "good") if check.passed else Outcome("failed", "failed", "bad")
 
-    def rating_view(self, roll, pool, outcome=None, target_given=True):
-        """
-        A test rolled without Hunger dice (`rules.v5_humanity`: Remorse, frenzy) as the room sees
-        it: the roll's dice and successes, `pool` as shown, and the test's own verdict
-        (`outcome`, an `Outcome`) in place of the roll's, or the roll's with its margin.
-        """
-        request = RollRequest(system=self.key, text="", pool=None, dice=roll.pool, target=roll.difficulty,
-                              target_given=target_given)
-        shown = self.view(roll, request)
-        if outcome is not None:
-            shown = dataclasses.replace(shown, outcome=outcome, notes=())
-        return dataclasses.replace(shown, pool=pool)
+    def remorse_view(self, result):
+        """A Remorse test (`rules.v5_humanity.RemorseResult`): its dice and successes, and as its
+        outcome the verdict (Humanity kept, lower, or lost to the Beast)."""
+        if result.kept:
+            outcome = Outcome("humanity_kept", f"Humanity kept at {result.humanity_after}", "good")
+        elif result.lost_to_the_beast:
+            outcome = Outcome("humanity_lost", "Humanity drops to 0", "disaster")
+        else:
+            outcome = Outcome("humanity_drops", f"Humanity drops to {result.humanity_after}", "bad")
+        pool = f"Humanity {result.humanity_before}, Stains {result.stains_before} ({_test_dice(result.roll.pool)})"
+        return dataclasses.replace(self._test_view(result.roll, False), pool=pool, outcome=outcome, notes=())
+
+    def frenzy_view(self, result):
+        """A frenzy test (`rules.v5_humanity.FrenzyResult`): `Willpower 3 + Humanity 7 / 3 (2) - 2
+        Impaired = 3 (3 dice, no Hunger dice)`, vs the difficulty when one was stated."""
+        penalty, total = result.penalty, result.willpower + result.humanity_dice - result.penalty
+        pool = (f"Willpower {result.willpower} + Humanity {result.humanity} / 3 ({result.humanity_dice})"
+                + (f" - {penalty} Impaired" if penalty else "") + f" = {total}"
+                + (" (rolled as 1)" if total < 1 else "") + f" ({_test_dice(result.roll.pool)})")
+        return dataclasses.replace(self._test_view(result.roll, result.difficulty_given), pool=pool)
+
+    def _test_view(self, roll, target_given):
+        return self.view(roll, RollRequest(system=self.key, text="", pool=None, dice=roll.pool,
+                                           target=roll.difficulty, target_given=target_given))
 
     # -- odds
 
@@ -375,6 +387,10 @@ def _regular_marks(face, rerolled=False):
     if rerolled:
         marks.add(REROLLED)
     return frozenset(marks)
+
+
+def _test_dice(count):
+    return f"{count} {'die' if count == 1 else 'dice'}, no Hunger dice"
 
 
 def _rouse_marks(face):

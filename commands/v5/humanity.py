@@ -7,57 +7,43 @@ the sheet (current Willpower, Humanity); a failed one marks the character as in 
 sheet (saved before anyone is told) until `+frenzy/end`.
 """
 
-import re
-
-from storyteller_dice.rules import v5, v5_humanity, v5_sheet
-from storyteller_dice.rules.display import append_code
+from storyteller_dice.rules import v5_humanity, v5_sheet
+from storyteller_dice.rules.display import MAX_COMMENT, escape, fitted, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
+from storyteller_dice.rules.v5_system import SYSTEM as V5
 
-from ..dice_base import (DiceCommand, announce, find_character, is_staff, record_action, send, split_comment,
-                        tell_room, whole_number)
+from ..dice_base import (DiceCommand, announce, named_or_self, record_action, send, split_comment, tell_room,
+                         tell_subject)
 from .character import has_sheet, in_frenzy, set_frenzy, willpower_left
-from .display import BADGE, MAX_COMMENT, escape, fitted, format_faces, format_outcome
-from .willpower import NotRerollable, remember_roll
+from .subject import not_rerollable, subject_with_sheet, who_makes
 
 REMORSE_PREFIX = "|w[Remorse]|n"
 FRENZY_PREFIX = "|w[Frenzy]|n"
-_VS = re.compile(r"^(?P<who>.*?)\s*(?:(?:^|\s)vs\.?\s+(?P<difficulty>\S.*))?$", re.IGNORECASE | re.DOTALL)
+YOURSELF = "Only characters with a sheet roll this."
 
 
-def _tell_subject(caller, target, render, receivers):
-    """The character rolled for, when not among those told: the same message, code and all, at
-    their own width (`render` is a callable width -> text)."""
-    if target == caller or (receivers is not None and target in receivers):
-        return
-    code = getattr(receivers, "code", None)
-    text = render if code is None else (lambda width: append_code(render(width), code, width=width))
-    send([target], text, from_obj=caller)
+def _remorse_text(actor, subject, view, result):
+    """`[Remorse] Anna makes a Remorse test: Humanity 7, Stains 2 (1 die, no Hunger dice)`, then the
+    dice and the verdict (`: the Beast has won` when Humanity reaches 0)."""
+    beast = ": the Beast has won" if result.lost_to_the_beast else ""
+    return fitted(f"{REMORSE_PREFIX} {who_makes(actor, subject, 'a Remorse test')}: {format_pool(view)}\n"
+                  f"  {format_dice(view)}  =>  {format_outcome(view)}{beast}; Stains cleared.")
 
 
-def _target(cmd, name, what):
-    """The caller, or (staff only) the named character."""
-    caller = cmd.caller
-    target = caller
-    if name.strip():
-        target = find_character(caller, name)
-        if target != caller and not is_staff(caller):
-            raise DiceError(f"Only staff make {what} for someone else.")
-    if not hasattr(target, "set_trait"):
-        raise DiceError(f"{escape(target.key)} has no character sheet." if target != caller
-                        else "Only characters with a sheet roll this.")
-    return target
-
-
-def _who_makes(actor, subject, what):
-    if subject == actor:
-        return f"{escape(actor.key)} makes {what}"
-    return f"{escape(actor.key)} has {escape(subject.key)} make {what}"
-
-
-def _not_rerollable(actor, subject, what):
-    if subject == actor:
-        remember_roll(actor, NotRerollable(f"A {what} is not rerolled with Willpower."))
+def _frenzy_text(actor, subject, view, result, comment):
+    """The test's lines: the pool and the dice, then Impairment, then whether the Beast won."""
+    header = f"{FRENZY_PREFIX} {who_makes(actor, subject, 'a frenzy test')}: {format_pool(view)}"
+    if comment:
+        header += f" # {escape(comment, MAX_COMMENT)}"
+    lines = [header, f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+    if result.penalty:
+        lines.append(f"  {v5_sheet.IMPAIRED_NOTE}.")
+    if result.resisted is True:
+        lines.append(f"  => |g{escape(subject.key)} resists the frenzy.|n")
+    elif result.resisted is False:
+        lines.append(f"  => |r{escape(subject.key)} frenzies: the Beast takes over.|n (+frenzy/end when it is over)")
+    return "\n".join(lines)
 
 
 class CmdRemorse(DiceCommand):
@@ -86,7 +72,7 @@ class CmdRemorse(DiceCommand):
 
     def run(self):
         caller = self.caller
-        target = _target(self, self.args, "Remorse tests")
+        target = subject_with_sheet(caller, self.args, "Remorse tests", YOURSELF)
         values = target.sheet_values
         humanity, stains = values["humanity"], values["stains"]
         try:
@@ -95,22 +81,11 @@ class CmdRemorse(DiceCommand):
             raise DiceError(f"{escape(target.key)}: {err}" if target != caller else str(err)) from None
         target.set_trait("stains", result.stains_after)  # saved before anyone is told
         target.set_trait("humanity", result.humanity_after)
-        dice = result.roll.pool
-        header = (f"{REMORSE_PREFIX} {_who_makes(caller, target, 'a Remorse test')}: Humanity {humanity}, "
-                  f"Stains {stains} ({dice} {'die' if dice == 1 else 'dice'}, no Hunger dice)")
-        noun = "success" if result.roll.successes == 1 else "successes"
-        if result.kept:
-            verdict = f"|gHumanity kept at {result.humanity_after}|n; Stains cleared."
-        elif result.lost_to_the_beast:
-            verdict = f"{BADGE}Humanity drops to 0|n: the Beast has won; Stains cleared."
-        else:
-            verdict = f"|yHumanity drops to {result.humanity_after}|n; Stains cleared."
-        text = fitted(f"{header}\n  {format_faces(result.roll)}  =>  {result.roll.successes} {noun}: {verdict}")
+        view = V5.remorse_view(result)
+        text = _remorse_text(caller, target, view, result)
         record = {
-            "kind": "remorse",
-            "command": self.raw_string.strip(),
-            "pool": f"10 - Humanity {humanity} - Stains {stains}",
-            "result": result.roll,
+            "kind": "remorse", "command": self.raw_string.strip(), "system": V5.key, "view": view,
+            "data": V5.record(result.roll),
             "summary": (f"Humanity kept at {humanity}" if result.kept
                         else f"Humanity {humanity} -> {result.humanity_after}") + "; Stains cleared",
             "details": {"humanity_before": humanity, "stains_before": stains,
@@ -118,9 +93,8 @@ class CmdRemorse(DiceCommand):
         }
         if target != caller:
             record["subject"] = target
-        receivers = announce(caller, text, record=record)
-        _tell_subject(caller, target, text, receivers)
-        _not_rerollable(caller, target, "Remorse test")
+        tell_subject(caller, target, text, announce(caller, text, record=record))
+        not_rerollable(caller, target, "A Remorse test is not rerolled with Willpower.")
 
 
 class CmdFrenzy(DiceCommand):
@@ -163,61 +137,29 @@ class CmdFrenzy(DiceCommand):
             self.end_frenzy()
             return
         text, comment = split_comment(self.args)
-        parsed = _VS.match(text)
-        who, typed = parsed.group("who"), parsed.group("difficulty")
-        difficulty = None
-        if typed is not None:
-            difficulty = whole_number(typed, "The difficulty must be a whole number of successes",
-                                      v5.check_difficulty)
-        target = _target(self, who, "frenzy tests")
+        who, difficulty = v5_humanity.parse_frenzy(text)
+        target = subject_with_sheet(caller, who, "frenzy tests", YOURSELF)
         willpower, humanity = willpower_left(target), target.trait("humanity")
         # Impaired (Stains beyond Humanity, docs/v5.md): -2 dice, as on every pool.
         penalty = v5_sheet.impairment(target.sheet_values)
         result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng(), penalty=penalty)
-        given = result.difficulty_given
-        dice = result.roll.pool
-        total = willpower + result.humanity_dice - penalty
-        pool = (f"Willpower {willpower} + Humanity {humanity} / 3 ({result.humanity_dice})"
-                + (f" - {penalty} Impaired" if penalty else "") + f" = {total}"
-                + (" (rolled as 1)" if total < 1 else ""))
-        header = (f"{FRENZY_PREFIX} {_who_makes(caller, target, 'a frenzy test')}: {pool} "
-                  f"({dice} {'die' if dice == 1 else 'dice'}, no Hunger dice)")
-        if given:
-            header += f", vs {difficulty}"
-        if comment:
-            header += f" # {escape(comment, MAX_COMMENT)}"
-        lines = [header, f"  {format_faces(result.roll)}  =>  {format_outcome(result.roll, given)}"]
-        if penalty:
-            lines.append(f"  {v5_sheet.IMPAIRED_NOTE}.")
-        if result.resisted is True:
-            lines.append(f"  => |g{escape(target.key)} resists the frenzy.|n")
-        elif result.resisted is False:
+        if result.resisted is False:
             set_frenzy(target, True)  # saved before anyone is told
-            lines.append(f"  => |r{escape(target.key)} frenzies: the Beast takes over.|n "
-                         "(+frenzy/end when it is over)")
+        view = V5.frenzy_view(result)
+        text = fitted(_frenzy_text(caller, target, view, result, comment))
         record = {
-            "kind": "frenzy",
-            "command": self.raw_string.strip(),
-            "comment": comment,
-            "pool": pool,
-            "result": result.roll,
-            "difficulty_given": given,
+            "kind": "frenzy", "command": self.raw_string.strip(), "comment": comment, "system": V5.key,
+            "view": view, "data": V5.record(result.roll),
             "details": {"willpower": willpower, "humanity": humanity, "resisted": result.resisted},
         }
         if target != caller:
             record["subject"] = target
-        text = fitted("\n".join(lines))
-        receivers = announce(caller, text, record=record)
-        _tell_subject(caller, target, text, receivers)
-        _not_rerollable(caller, target, "frenzy test")
+        tell_subject(caller, target, text, announce(caller, text, record=record))
+        not_rerollable(caller, target, "A frenzy test is not rerolled with Willpower.")
 
     def end_frenzy(self):
         caller = self.caller
-        target = caller
-        if self.args.strip():
-            target = find_character(caller, self.args)
-        if target != caller and not is_staff(caller):
-            raise DiceError("Only staff end someone else's frenzy.")
+        target = named_or_self(caller, self.args, "Only staff end someone else's frenzy.")
         if not has_sheet(target):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
         if not in_frenzy(target):
