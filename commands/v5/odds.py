@@ -4,10 +4,11 @@ after each Willpower choice, before you commit (`rules.v5_odds.reroll_odds`).
 """
 
 from storyteller_dice.rules import v5, v5_odds
+from storyteller_dice.rules.display import format_dice
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.v5_system import SYSTEM as V5
 
 from ..odds import percent
-from .display import format_faces
 from .willpower import rerollable_roll
 
 
@@ -48,4 +49,4 @@ def reroll_advice(cmd):
     if not result.regular:
         raise DiceError("Your last roll has no regular dice (all are Hunger dice).")
     cmd.msg(f"|w[Odds]|n Willpower choices for your last roll "
-            f"({format_faces(result)}, vs {result.difficulty}):\n" + format_strategies(result, last.judged_alone))
+            f"({format_dice(V5.view(result))}, vs {result.difficulty}):\n" + format_strategies(result, last.judged_alone))

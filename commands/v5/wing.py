@@ -14,12 +14,17 @@ The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.d
 import dataclasses
 
 from storyteller_dice.rules import v5, v5_rouse
+from storyteller_dice.rules.display import format_pool, format_reroll
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
+from . import contest, teamwork, willpower
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
-from .display import format_pool
+from .cmdset import V5CmdSet
+from .contest_odds import contest_odds_command
+from .odds import reroll_advice
+from .rolls import extended_roll, split_hunger
 
 EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 
@@ -49,39 +54,25 @@ After any roll, +willpower rerolls up to three regular dice and
     def __init__(self):
         super().__init__("v5")
 
-    @property
-    def cmdset(self):
-        from .cmdset import V5CmdSet
-
-        return V5CmdSet
+    cmdset = V5CmdSet
 
     def handle_roll(self, cmd):
         if not EXTENDED_SWITCHES & set(cmd.switches):
             return False
-        from .rolls import extended_roll
-
         extended_roll(cmd)
         return True
 
     def handle_odds(self, cmd):
-        if "contest" in cmd.switches:  # commands/v5/contest_odds.py
-            from .contest_odds import contest_odds_command
-
+        if "contest" in cmd.switches:
             contest_odds_command(cmd)
-            return True
-        if "reroll" not in cmd.switches:
+        elif "reroll" in cmd.switches:
+            reroll_advice(cmd)
+        else:
             return False
-        from .odds import reroll_advice
-
-        reroll_advice(cmd)
         return True
 
     def prepare_odds(self, cmd, text, roller):
         """`+odds <pool> ... hunger <n>`: the odds at another Hunger than the caller's."""
-        import dataclasses
-
-        from .rolls import split_hunger
-
         text, level = split_hunger(text)
         if level is not None:
             roller = dataclasses.replace(roller, state={**roller.state, "hunger": level})
@@ -120,39 +111,27 @@ After any roll, +willpower rerolls up to three regular dice and
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
         spend_willpower(cmd.caller)
         rerolled = v5.reroll(result, decision.indexes, rng=rng)
-        from storyteller_dice.rules.display import format_reroll
-
         system = cmd.system
         before, after = system.view(result, request), system.view(rerolled, request)
         return rerolled, result, lambda width: [format_reroll(before, after, "Willpower", width=width, detail="failures")]
 
     def keep(self, cmd, request, result, record, receivers):
         """The +willpower window, in the roll's own commit."""
-        from .willpower import LastRoll, remember_roll
-
-        given = request.target_given
-        summary = format_pool(request.pool, result.pool, result.hunger_level, result.difficulty, given)
-        remember_roll(cmd.caller, LastRoll(
-            result=result, summary=summary, difficulty_given=given, private=cmd.private, record=record,
-            entry=receivers.entry, receivers=receivers))
+        willpower.remember_roll(cmd.caller, willpower.LastRoll(
+            result=result, summary=format_pool(record["view"]), difficulty_given=request.target_given,
+            private=cmd.private, record=record, entry=receivers.entry, receivers=receivers))
 
     def sheet_flags(self, character):
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
 
     def pending_lines(self, character):
-        from . import contest, teamwork, willpower
-
         return contest.pending_lines(character) + teamwork.pending_lines(character) + willpower.pending_lines(character)
 
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
-        from . import willpower
-
         return willpower.panel_actions(character)
 
     def at_server_start(self):
-        from . import contest
-
         contest.restore_challenges()
 
 
