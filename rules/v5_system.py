@@ -40,7 +40,7 @@ import dataclasses
 import re
 from fractions import Fraction
 
-from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
+from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_rouse, v5_sheet
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
 from .pools import build_pool, check_total
@@ -309,6 +309,12 @@ never wins, not even at difficulty 0 (a total failure).
         return RollView(system=self.key, pool="Rouse check", target="",
                         groups=(DiceGroup("Dice", dice),) if dice else (), score=result.passed,
                         noun=("passed", "passed"), outcome=Outcome("rouse", summary, "neutral"))
+
+    def rouse_record(self, result):
+        """The record's part of a +rouse (`rolllog.api.store_roll`): system, view, summary, data."""
+        summary = v5_rouse.summary(result)
+        return {"system": self.key, "view": self.rouse_view(result, summary), "summary": summary,
+                "data": {"system": self.key, "faces": list(result.faces), "passed": result.passed}}
 
     @staticmethod
     def rouse_check_outcome(check):

@@ -1,9 +1,7 @@
 """
-+rouse and +hunger: Rouse checks and the Hunger tracker (docs/v5.md).
-
-Players change their own Hunger only through Rouse checks; staff set it, slake it (feeding)
-and make Rouse checks for others. Every change is saved before anyone is told; Rouse checks go
-to the roll log through `announce`, staff changes through `record_action`.
++rouse and +hunger: Rouse checks and the Hunger tracker (docs/v5.md). Players change their own
+Hunger only through Rouse checks; staff set it, slake it (feeding) and make Rouse checks for
+others. Every change is saved before anyone is told, and kept on the roll log.
 """
 
 from storyteller_dice.rules import v5, v5_rouse
@@ -28,10 +26,8 @@ def _rouse_header(actor, subject, result):
         header += f" for a level {result.level} power"
     header += f" (Hunger {result.hunger_before}"
     if result.level is not None:
-        if result.may_reroll:
-            header += f"; Blood Potency {result.blood_potency} rerolls a failure"
-        else:
-            header += f"; Blood Potency {result.blood_potency}: no reroll at this level"
+        header += f"; Blood Potency {result.blood_potency}" + (
+            " rerolls a failure" if result.may_reroll else ": no reroll at this level")
     return header + ")"
 
 
@@ -103,11 +99,8 @@ class CmdRouse(DiceCommand):
         if result.hunger_after != result.hunger_before:
             target.set_trait("hunger", result.hunger_after)  # saved before anyone is told
         text = fitted(format_rouse(caller, target, result))
-        summary = v5_rouse.summary(result)
         record = {
-            "kind": "rouse", "command": self.raw_string.strip(), "system": V5.key,
-            "view": V5.rouse_view(result, summary), "summary": summary,
-            "data": {"system": V5.key, "faces": list(result.faces), "passed": result.passed},
+            "kind": "rouse", "command": self.raw_string.strip(), **V5.rouse_record(result),
             "details": {"count": count, "level": level, "blood_potency": result.blood_potency,
                         "hunger_before": result.hunger_before, "hunger_after": result.hunger_after,
                         "beast_demands_blood": result.beast_demands_blood},
@@ -208,12 +201,9 @@ class CmdHunger(DiceCommand):
                       f"set your Hunger to {value} (was {old}).")
 
     def slake(self):
-        refusal = "Only staff slake Hunger; feeding is run by staff."
-        if self.rhs is None:
-            if not is_staff(self.caller):
-                raise DiceError(refusal)
+        if self.rhs is None and is_staff(self.caller):
             raise DiceError("Say by how much: +hunger/slake <character>=<amount>.")
-        target, amount = self._staff_target(refusal, "amount")
+        target, amount = self._staff_target("Only staff slake Hunger; feeding is run by staff.", "amount")
         killed = "kill" in self.switches
         old = self._slakeable(target, amount, killed)
         new = v5_rouse.slake(old, amount, killed=killed)
