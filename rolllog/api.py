@@ -68,15 +68,19 @@ from collections import Counter
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
+from evennia.utils.ansi import strip_ansi
 
 from storyteller_dice.rules.display import append_code
 from storyteller_dice.rules.engine import RollView
 from storyteller_dice.typeclasses.audience import distinct
 
 from . import codes, legacy, listing
+from .access import account_of as _account_of, is_staff, own_character_ids  # noqa: F401 - the interface
+from .fairness import add_to_tally, face_rows
 from .counting import insert_object, insert_rows
-from .models import RollEntry, RollFace
+from .models import DayCount, RollEntry, RollFace
 
 MAX_CODE_TRIES = 20
 PAGE_SIZE = 20
@@ -105,30 +109,12 @@ def with_code(text, code):
     return append_code(text, code, width=80)
 
 
-def is_staff(obj):
-    """Builder or above: a character (through its account when puppeted) or an account."""
-    from storyteller_dice.typeclasses.access import is_staff
-
-    return is_staff(obj)
-
-
 def _plain(text):
-    from evennia.utils.ansi import strip_ansi
-
     return strip_ansi(str(text)).replace("||", "|")
 
 
 def _name(obj):
     return getattr(obj, "key", None) or (str(obj) if obj is not None else "")
-
-
-def _account_of(obj):
-    """The account behind a character (or the account itself)."""
-    if obj is None:
-        return None
-    if hasattr(obj, "characters") and hasattr(obj, "username"):
-        return obj
-    return getattr(obj, "account", None)
 
 
 def _jsonable(value):
@@ -349,8 +335,6 @@ def _count_faces(entry):
     """Its dice (`RollFace`, one insert) and the whole game's tally of them (`FaceTally`, one
     upsert): an entry is never kept without its faces, nor its faces without their place in
     the per-day tally (rolllog.fairness)."""
-    from .fairness import add_to_tally, face_rows
-
     faces = face_rows(entry)
     insert_rows(RollFace, FACE_COLUMNS, [tuple(getattr(row, name) for name in FACE_COLUMNS) for row in faces])
     add_to_tally(faces)
@@ -540,29 +524,6 @@ def latest(character, kinds=None, include_actions=False):
     return query.order_by("-created", "-id").first()
 
 
-def own_character_ids(viewer):
-    """The viewer character's id and those of every character of its account."""
-    ids = set()
-    if viewer is None:
-        return ids
-    if getattr(viewer, "id", None) and not hasattr(viewer, "username"):
-        ids.add(viewer.id)
-    account = _account_of(viewer)
-    if account is not None and getattr(account, "id", None):
-        # Read, not `account.characters.all()`: that saves the list back to the database on
-        # every call (Evennia's handler drops deleted characters first), a write per look-up.
-        try:
-            playable = account.attributes.get("_playable_characters", default=None) or []
-        except AttributeError:
-            playable = []
-        ids.update(obj.id for obj in playable if obj and getattr(obj, "id", None))
-        # Characters it puppets now (not always on its list of playable characters).
-        from evennia.objects.models import ObjectDB
-
-        ids.update(ObjectDB.objects.filter(db_account_id=account.id).values_list("id", flat=True))
-    return ids
-
-
 def participant_ids(entry):
     ids = {entry.character_id, entry.subject_id}
     ids.update(entry.receivers.values_list("id", flat=True))
@@ -643,16 +604,12 @@ class _DayPlan:
 
     def _counted(self):
         """DayCount rows of the list's entries (the whole log, its private entries, a room's)."""
-        from .models import DayCount
-
         rows = DayCount.objects.filter(room=listing.EVERY_ROOM if self.room is None else self.room)
         if self.private is not None:
             rows = rows.filter(private=self.private)
         return rows
 
     def days(self):
-        from django.db.models import Sum
-
         counts = Counter(dict(self._counted().values_list("day").annotate(n=Sum("count")).order_by()))
         return sorted(((day, n) for day, n in counts.items() if n > 0), reverse=True)
 
@@ -670,14 +627,9 @@ class _PlayerPlan(_DayPlan):
         self.account_id, self.character_ids, self.rooms = account_id, character_ids, rooms
 
     def _counted(self):
-        from .models import DayCount
-
         return DayCount.objects.filter(private=False, room__in=self.rooms)
 
     def days(self):
-        from django.db.models import Count, Sum
-        from django.db.models.functions import TruncDate
-
         # Three parts that never overlap, each counted per day by the database.
         counts = Counter()
         if self.rooms:

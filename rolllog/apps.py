@@ -8,3 +8,10 @@ class RollLogConfig(AppConfig):
     label = "rolllog"
     verbose_name = "Roll log"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # Imported here, not at the top: the receivers need every app's models loaded (Django's
+        # start order), which they are only once the registry calls `ready()`.
+        from . import signals
+
+        signals.connect()

@@ -54,9 +54,15 @@ few rows more than the public report, however large the game.
 import datetime
 from collections import Counter
 
+from django.db.models import Max, Min, Q, Sum
+from django.db.models.functions import TruncDate
+
 from storyteller_dice.rules.engine import REROLLED
 
+from . import access, listing
 from .counting import add_counts, connection_for, empty
+from .listing import utc_day
+from .models import FaceTally, RollEntry, RollFace
 
 REBUILD_BATCH = 200_000  # RollFace ids summed per query when the tally is rebuilt
 
@@ -100,20 +106,12 @@ def faces_of(view, initial=None, sides=(), parent_id=None, action=False):
 
 def face_rows(entry, model=None):
     """The unsaved `RollFace` rows of a saved entry (`model`: the migration's historical model)."""
-    if model is None:
-        from .models import RollFace as model
+    model = model or RollFace
     counter = faces_of(entry.view, entry.initial, entry.sides, entry.parent_id, entry.action)
     character_id = entry.subject_id or entry.character_id
     return [model(entry_id=entry.id, character_id=character_id, created=entry.created, system=entry.system or "",
                   label=label, sides=size, face=face, count=count, private=bool(entry.private))
             for (label, size, face), count in sorted(counter.items())]
-
-
-def utc_day(moment):
-    """The UTC date of a datetime (a naive one is taken as UTC, as the database keeps it)."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(datetime.timezone.utc)
-    return moment.date()
 
 
 def _aware(moment):
@@ -145,15 +143,13 @@ def add_to_tally(faces, model=None, using=None):
     Call it in the transaction that inserts them (`rolllog.api.store_roll` does), so the two
     never disagree.
     """
-    if model is None:
-        from .models import FaceTally as model
+    model = model or FaceTally
     add_counts(model, TALLY_KEY, _tally_counter(faces), using)
 
 
 def remove_from_tally(faces, model=None, using=None):
     """Take deleted `RollFace` rows' counts off the tally (and drop the keys that reach 0)."""
-    if model is None:
-        from .models import FaceTally as model
+    model = model or FaceTally
     counter = _tally_counter(faces, sign=-1)
     add_counts(model, TALLY_KEY, counter, using)
     for key in counter:
@@ -167,13 +163,7 @@ def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
     summed by the database): migration 0007's backfill, and the way back after anything wrote
     RollFace rows around `add_to_tally`. Returns the number of tally rows.
     """
-    from django.db.models import Max, Min, Sum
-    from django.db.models.functions import TruncDate
-
-    if model is None:
-        from .models import FaceTally as model
-    if face_model is None:
-        from .models import RollFace as face_model
+    model, face_model = model or FaceTally, face_model or RollFace
     db = using or connection_for(model).alias
     empty(model, db)
     # Migration 0007's models (before 0009) have no `private`: then the old key.
@@ -199,8 +189,6 @@ def rolled_characters(using=None):
     PostgreSQL, where `SELECT DISTINCT` reads every face ever rolled (0.3 s at a million
     entries on PostgreSQL, which has no skip scan).
     """
-    from .models import RollFace
-
     connection = connection_for(RollFace, using)
     quote = connection.ops.quote_name
     table, column = quote(RollFace._meta.db_table), quote(RollFace._meta.get_field("character").column)
@@ -229,13 +217,8 @@ def shown_private(viewer, since=None, until=None):
     `participant_character_day`, narrowed to the window's UTC days) and the account's own
     entries: a seek each, as small as what the viewer took part in.
     """
-    from django.db.models import Q
-
-    from . import api, listing
-    from .models import RollEntry
-
     shown = Q(pk__in=[])
-    ids = api.own_character_ids(viewer)
+    ids = access.own_character_ids(viewer)
     if ids:
         took_part = listing.participated(ids)
         if since is not None:
@@ -243,7 +226,7 @@ def shown_private(viewer, since=None, until=None):
         if until is not None:
             took_part = took_part.filter(day__lte=utc_day(until))
         shown |= Q(entry_id__in=took_part.values("entry_id"))
-    account = api._account_of(viewer)
+    account = access.account_of(viewer)
     if account is not None and getattr(account, "id", None):
         own = RollEntry.objects.filter(account_id=account.id, private=True)
         if since is not None:
@@ -281,12 +264,7 @@ def face_counts(character=None, since=None, until=None, system=None, shown_to=No
     a player), the part days at its edges (a window starting 30 days ago to the second) from
     RollFace, and a player's private faces from RollFace by the entries they were shown.
     """
-    from django.db.models import Q, Sum
-
-    from . import api
-    from .models import FaceTally, RollFace
-
-    if shown_to is not None and api.is_staff(shown_to):
+    if shown_to is not None and access.is_staff(shown_to):
         shown_to = None
     public = Q() if shown_to is None else Q(private=False)
 

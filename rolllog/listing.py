@@ -28,7 +28,13 @@ after every kind of change).
 import datetime
 from collections import Counter
 
+from django.db.models import Count, Max, Min, Q
+from django.db.models.functions import TruncDate
+from evennia.objects.models import ObjectDB
+
+from . import models
 from .counting import add_counts, connection_for, empty
+from .models import Participant, RollEntry, RoomVisit
 
 DAY_COUNT_KEY = ("day", "room", "private")
 EVERY_ROOM = -1  # DayCount's rows for every room (and none) at once: the whole log's, read by staff
@@ -38,14 +44,13 @@ INSERT_BATCH = 2000
 
 
 def utc_day(moment):
-    from .fairness import utc_day as day
-
-    return day(moment)
+    """The UTC date of a datetime (a naive one is taken as UTC, as the database keeps it)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(datetime.timezone.utc)
+    return moment.date()
 
 
 def _models(**given):
-    from . import models
-
     return {name: given.get(name) or getattr(models, name)
             for name in ("RollEntry", "DayCount", "RoomVisit", "Participant")}
 
@@ -103,8 +108,6 @@ def _receiver_ids(entry, using=None):
 
 def receivers_changed(instance, action, reverse, pk_set, using=None):
     """m2m_changed of `RollEntry.receivers`: add or take off the characters shown an entry."""
-    from .models import RollEntry
-
     if reverse:  # a character's entries changed (no such accessor today): one entry at a time
         if pk_set is None:
             pk_set = set(RollEntry.receivers.through.objects.using(using or "default")
@@ -199,9 +202,6 @@ def rebuild(using=None, batch=REBUILD_BATCH, **given):
     (it passes its historical models), and the way back after entries were written around
     `save()`. Returns the three tables' row counts.
     """
-    from django.db.models import Count, Max, Min, Q
-    from django.db.models.functions import TruncDate
-
     found = _models(**given)
     RollEntry, DayCount, RoomVisit, Participant = (found[name] for name in
                                                    ("RollEntry", "DayCount", "RoomVisit", "Participant"))
@@ -242,10 +242,6 @@ def rebuild(using=None, batch=REBUILD_BATCH, **given):
 
 def rooms_visited(character_ids):
     """The rooms (ids, sorted) where any of these characters rolled, was rolled for or shown a roll."""
-    from evennia.objects.models import ObjectDB
-
-    from .models import RoomVisit
-
     ids = sorted(character_ids)
     if not ids:
         return []
@@ -256,6 +252,4 @@ def rooms_visited(character_ids):
 
 def participated(character_ids):
     """The Participant rows of these characters: the private or roomless entries they took part in."""
-    from .models import Participant
-
     return Participant.objects.filter(character__in=sorted(character_ids)).order_by()

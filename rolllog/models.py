@@ -13,7 +13,7 @@ text, the score, the outcome with its label and tone), so any row can be shown a
 the system that made it; a contest or teamwork roll keeps each side apart in `sides` and the
 verdict the room saw; `data` is the system's own record (`System.record`). Rows from before
 (V5 columns `regular`, `hunger`, `difficulty`, `successes`) were moved into this form by
-migration 0003 (see `rolllog.legacy`).
+migration 0003 (its frozen code is the migration's own).
 
 `RollFace` keeps every rolled die's face apart from the JSON view, one row per
 (entry, group label, die size, face) with its count, so the fairness report counts faces in
@@ -25,15 +25,15 @@ Paging: lists are read newest first by (created, id), through the index
 `rolllog_created_id`; see `rolllog.api.page` and `rolllog.views`. `DayCount` (the entries of
 each UTC day per room, public and private), `RoomVisit` (the rooms each character was in) and
 `Participant` (who took part in each private or roomless entry) are kept exact at write time
-by the signals at the end of this module (`rolllog.listing`), so the long lists (staff: the
+by the receivers in `rolllog.signals` (`rolllog.listing`), so the long lists (staff: the
 whole log; a player: everything they may see) count their pages and find a deep page's day
 without reading the log.
 """
 
 from django.db import models
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
-from django.dispatch import receiver
 from django.utils import timezone
+
+from storyteller_dice.rules.engine import RollView
 
 
 class RollQuerySet(models.QuerySet):
@@ -143,8 +143,6 @@ class RollEntry(models.Model):
     @property
     def roll_view(self):
         """The stored view as a `rules.engine.RollView` (None for a staff action)."""
-        from storyteller_dice.rules.engine import RollView
-
         return RollView.from_dict(self.view) if self.view else None
 
     @property
@@ -287,61 +285,3 @@ class Participant(models.Model):
 
     def __str__(self):
         return f"character {self.character} in entry {self.entry_id}"
-
-
-# ---------------------------------------------------------------- counts kept at write time
-#
-# Every saved entry (`rolllog.api` saves them; a bulk insert sends no signal: see
-# `rolllog.listing.rebuild`), inside the transaction that saves it. The record is not
-# deleted in play (the admin is read-only), but a deletion takes its counts off too; these
-# receivers make Django load what it deletes, which only costs when something is deleted.
-
-
-@receiver(post_save, sender=RollEntry, dispatch_uid="rolllog_rollentry_count")
-def _count(sender, instance, created, raw=False, using=None, **kwargs):
-    if created:
-        from . import listing
-
-        listing.entry_saved(instance, using)
-
-
-@receiver(m2m_changed, sender=RollEntry.receivers.through, dispatch_uid="rolllog_receivers_reach")
-def _receivers(sender, instance, action, reverse, pk_set, using=None, **kwargs):
-    from . import listing
-
-    listing.receivers_changed(instance, action, reverse, pk_set, using)
-
-
-@receiver(pre_delete, sender=RollEntry, dispatch_uid="rolllog_rollentry_unreach")
-def _unreach(sender, instance, using, **kwargs):
-    from . import listing
-
-    listing.entry_deleting(instance, using)
-
-
-@receiver(pre_delete, dispatch_uid="rolllog_object_deleting")
-def _object(sender, instance, using, **kwargs):
-    # Any sender: characters and rooms are typeclasses, proxies of ObjectDB, each its own
-    # sender (Evennia already listens to every deletion, so this costs no fast deletes). Sent
-    # before Django takes the object off the log's entries (SET_NULL).
-    from evennia.objects.models import ObjectDB
-
-    if isinstance(instance, ObjectDB):
-        from . import listing
-
-        listing.object_deleting(instance, using)
-
-
-@receiver(post_delete, sender=RollEntry, dispatch_uid="rolllog_rollentry_uncount")
-def _uncount(sender, instance, using, **kwargs):
-    from . import listing
-
-    listing.entry_deleted(instance, using)
-
-
-@receiver(post_delete, sender=RollFace, dispatch_uid="rolllog_rollface_untally")
-def _untally(sender, instance, using, **kwargs):
-    # A deleted entry's faces (a cascade) leave the whole game's counts too.
-    from .fairness import remove_from_tally
-
-    remove_from_tally([instance], using=using)

@@ -13,17 +13,16 @@ game": the host puts `sheet_page.urlpatterns` first in its `web/website/urls.py`
 """
 
 from django.urls import path
+from evennia.utils.ansi import strip_ansi
 from evennia.web.website.views.characters import CharacterDetailView, CharacterManageView
+
+from storyteller_dice.typeclasses.speech_text import description_text as shown
 
 from . import api
 
 
 def description_text(character):
     """What `look` shows of the description, as plain text ("" when none was set)."""
-    from evennia.utils.ansi import strip_ansi
-
-    from storyteller_dice.typeclasses.speech_text import description_text as shown
-
     desc = character.attributes.get("desc", default=None)
     if not desc:
         return ""

@@ -9,14 +9,26 @@ Pages are numbered (`?page=N`, 50 entries) and read by `rolllog.api.page`: the p
 deep page costs about what the first does (bench/bench_rolllog.py).
 """
 
+import dataclasses
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import render
+from django.utils import timezone
+from evennia.objects.models import ObjectDB
+
+from storyteller_dice.rules.charts import odds_svg
+from storyteller_dice.rules.display import breakdown_line, odds_figures, strip_markup
+from storyteller_dice.rules.engine import CHOICE, FLAG, TEXT, choice_key, read_odds_inputs, read_whole
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.fairness import fairness_report, svg_chart
+from storyteller_dice.typeclasses.system import dice_system
 
 from . import api, codes
 from .display import who, without_control
+from .fairness import face_counts, rolled_characters
 
 PER_PAGE = 50
 
@@ -92,8 +104,6 @@ def _named(typed):
     renamed ones included; only when none does are the names stored on the log searched
     (a deleted character, or one under a name it no longer has), which reads the whole log.
     """
-    from evennia.objects.models import ObjectDB
-
     ids = list(ObjectDB.objects.filter(db_key__icontains=typed).values_list("id", flat=True)[:MAX_NAMED])
     if ids:
         return Q(character_id__in=ids) | Q(subject_id__in=ids)
@@ -135,14 +145,10 @@ MAX_FAIRNESS_DAYS = 3650
 
 def _fairness_choices(account):
     """(may see anyone, the characters offered in the filter as (id, name))."""
-    from evennia.objects.models import ObjectDB
-
     staff = api.is_staff(account)
     if staff:
         # One index seek per character: a DISTINCT over every face ever rolled is a full read
         # on PostgreSQL (0.3 s at a million entries, bench/bench_rolllog.py).
-        from .fairness import rolled_characters
-
         ids = rolled_characters()
     else:
         ids = api.own_character_ids(account)
@@ -156,9 +162,6 @@ def _fairness_days(typed):
     day count that is not a whole number from 1 to MAX_FAIRNESS_DAYS is refused and the page
     shows every roll kept, as with no days, rather than a period nobody asked for.
     """
-    from storyteller_dice.rules.engine import read_whole
-    from storyteller_dice.rules.errors import DiceError
-
     typed = typed.strip()
     if not typed:
         return None, ""
@@ -174,14 +177,6 @@ def _fairness_days(typed):
 @login_required
 def fairness(request):
     """/rolls/fairness/: the fairness report (`rules.fairness`) with server-rendered SVG charts."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from storyteller_dice.rules.fairness import fairness_report, svg_chart
-
-    from .fairness import face_counts
-
     account = request.user
     staff, choices = _fairness_choices(account)
     allowed = {cid for cid, _ in choices}
@@ -213,8 +208,6 @@ MAX_TYPED = 100  # of any odds field, before it is read (a pool is at most 80 ch
 
 def _odds_fields(inputs, typed):
     """The system's odds inputs as the template draws them, each showing what was typed (or its default)."""
-    from storyteller_dice.rules.engine import CHOICE, FLAG, TEXT, choice_key
-
     fields = []
     for item in inputs:
         sent = typed.get(item.name)
@@ -234,8 +227,6 @@ def _odds_fields(inputs, typed):
 
 def _own_characters(account):
     """The account's own characters that have a sheet, by name."""
-    from evennia.objects.models import ObjectDB
-
     ids = list(api.own_character_ids(account))[:MAX_NAMED]
     return [obj for obj in ObjectDB.objects.filter(id__in=ids).order_by("db_key") if hasattr(obj, "roller")]
 
@@ -264,11 +255,6 @@ def _character_odds(system, inputs, typed, character):
     the page and `+odds` cannot disagree; a target that names another character needs the
     game (it is read from their sheet with their consent), and is refused here.
     """
-    import dataclasses
-
-    from storyteller_dice.rules.engine import read_odds_inputs
-    from storyteller_dice.rules.errors import DiceError
-
     text, switches, page_roller = system.odds_args(read_odds_inputs(inputs, typed))
     roller = character.roller()
     roller = dataclasses.replace(roller, state={**page_roller.state, **roller.state})
@@ -305,12 +291,6 @@ def odds(request):
     Nothing is computed until a pool is typed. A refused input (a Hunger of 9, a pool or a
     target the rules refuse) is said on the page, in the rules' words; no odds are shown then.
     """
-    from storyteller_dice.typeclasses.system import dice_system
-    from storyteller_dice.rules.charts import odds_svg
-    from storyteller_dice.rules.display import breakdown_line, odds_figures, strip_markup
-    from storyteller_dice.rules.engine import read_odds_inputs
-    from storyteller_dice.rules.errors import DiceError
-
     system = dice_system()
     inputs = system.odds_inputs
     typed = {item.name: without_control(request.GET[item.name])[:MAX_TYPED]

@@ -5,12 +5,12 @@ dice count), in batches. Going back empties the table.
 
 from django.db import migrations
 
+from storyteller_dice.rolllog.fairness import face_rows
+
 BATCH = 2000
 
 
 def forwards(apps, schema_editor):
-    from storyteller_dice.rolllog.fairness import face_rows
-
     RollEntry = apps.get_model("rolllog", "RollEntry")
     RollFace = apps.get_model("rolllog", "RollFace")
     done = set(RollFace.objects.values_list("entry_id", flat=True).distinct())

@@ -6,17 +6,16 @@ it (and then drops the table).
 
 from django.db import migrations, models
 
+from storyteller_dice.rolllog.counting import empty
+from storyteller_dice.rolllog.fairness import rebuild_tally
+
 
 def forwards(apps, schema_editor):
-    from storyteller_dice.rolllog.fairness import rebuild_tally
-
     rebuild_tally(model=apps.get_model("rolllog", "FaceTally"), face_model=apps.get_model("rolllog", "RollFace"),
                   using=schema_editor.connection.alias)
 
 
 def backwards(apps, schema_editor):
-    from storyteller_dice.rolllog.counting import empty
-
     empty(apps.get_model("rolllog", "FaceTally"), schema_editor.connection.alias)
 
 

@@ -10,17 +10,16 @@ drops them).
 import django.db.models.deletion
 from django.db import migrations, models
 
+from storyteller_dice.rolllog.counting import empty
+from storyteller_dice.rolllog.listing import rebuild
+
 
 def forwards(apps, schema_editor):
-    from storyteller_dice.rolllog.listing import rebuild
-
     rebuild(using=schema_editor.connection.alias, **{name: apps.get_model("rolllog", name) for name in
                                                      ("RollEntry", "DayCount", "RoomVisit", "Participant")})
 
 
 def backwards(apps, schema_editor):
-    from storyteller_dice.rolllog.counting import empty
-
     for name in ("DayCount", "RoomVisit", "Participant"):
         empty(apps.get_model("rolllog", name), schema_editor.connection.alias)
 

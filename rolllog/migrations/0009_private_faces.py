@@ -7,10 +7,11 @@ is rebuilt from them. Going back sums the two halves together again.
 
 from django.db import migrations, models
 
+from storyteller_dice.rolllog.counting import empty
+from storyteller_dice.rolllog.fairness import rebuild_tally
+
 
 def forwards(apps, schema_editor):
-    from storyteller_dice.rolllog.fairness import rebuild_tally
-
     RollEntry = apps.get_model("rolllog", "RollEntry")
     RollFace = apps.get_model("rolllog", "RollFace")
     db = schema_editor.connection.alias
@@ -20,8 +21,6 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
-    from storyteller_dice.rolllog.counting import empty
-
     # The old key cannot hold a day's public and private rows apart: refilled once the old
     # constraint is back (`rebuild_without_private`, the first operation's way back).
     empty(apps.get_model("rolllog", "FaceTally"), schema_editor.connection.alias)
@@ -29,8 +28,6 @@ def backwards(apps, schema_editor):
 
 def rebuild_without_private(apps, schema_editor):
     """Going back: the tally as migration 0007 filled it, every face together."""
-    from storyteller_dice.rolllog.fairness import rebuild_tally
-
     rebuild_tally(model=apps.get_model("rolllog", "FaceTally"), face_model=apps.get_model("rolllog", "RollFace"),
                   using=schema_editor.connection.alias)
 
