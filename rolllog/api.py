@@ -240,15 +240,36 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
             and never the state of a roll that was not stored.
     """
     record = dict(record or {})
-    subject = record.get("subject")
-    account = _account_of(caller)
     room = room if room is not None else getattr(caller, "location", None)
-    kind = str(record.get("kind") or "roll")[:32]
+    fields = _record_fields(record, caller)
+    # Only a private roll is shared with someone in particular (a public one reaches the room).
+    shared = [obj for obj in shared_with or () if obj is not None and obj != caller] if private else []
+    if shared:
+        fields["details"]["shared_with"] = [_name(obj) for obj in shared]
+    listeners = [obj for obj in distinct(receivers) if _saw_it(obj, caller, room)]
+    entry = RollEntry(
+        parent=_resolve_parent(record.get("parent")),
+        **_people_and_place(caller, _account_of(caller), record.get("subject"), room),
+        private=bool(private),
+        receiver_names=[_name(obj) for obj in listeners],
+        **fields,
+    )
+    return _store(entry, text, listeners, keep)
+
+
+def _details(record):
+    """The record's `details`, and every key of it that is not the record's shape, as JSON."""
     details = {k: _jsonable(v) for k, v in dict(record.get("details") or {}).items()}
     for key, value in record.items():
         if key not in _STANDARD_KEYS:
             details[key] = _jsonable(value)
+    return details
 
+
+def _record_fields(record, caller):
+    """The entry's columns that come from the record: what was rolled and how it looked."""
+    kind = str(record.get("kind") or "roll")[:32]
+    details = _details(record)
     if record.get("view") is not None:
         fields = _new_shape(record)
     else:
@@ -260,30 +281,9 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
         pool_text = fields["view"].get("pool") or pool_text
     summary = _plain(record.get("summary") or "") or fields.pop("summary", "")
     fields.pop("summary", None)
-
-    # Only a private roll is shared with someone in particular (a public one reaches the room).
-    shared = [obj for obj in shared_with or () if obj is not None and obj != caller] if private else []
-    if shared:
-        details["shared_with"] = [_name(obj) for obj in shared]
-
-    listeners = [obj for obj in distinct(receivers) if _saw_it(obj, caller, room)]
-
-    entry = RollEntry(
-        kind=kind,
-        parent=_resolve_parent(record.get("parent")),
-        **_people_and_place(caller, account, subject, room),
-        system=system,
-        command=str(record.get("command") or ""),
-        comment=str(record.get("comment") or ""),
-        pool_text=pool_text[:255],
-        pool=parts,
-        summary=summary[:255],
-        private=bool(private),
-        receiver_names=[_name(obj) for obj in listeners],
-        details=details,
-        **fields,
-    )
-    return _store(entry, text, listeners, keep)
+    return dict(fields, kind=kind, system=system, command=str(record.get("command") or ""),
+                comment=str(record.get("comment") or ""), pool_text=pool_text[:255], pool=parts,
+                summary=summary[:255], details=details)
 
 
 def _store(entry, text, listeners, keep=None):

@@ -248,6 +248,37 @@ def _whole_days(since, until):
     return first, last
 
 
+def _faces_in(which, character, start, end, system):
+    """RollFace rows matching `which` by (or for) `character` in [start, end), summed by face."""
+    query = RollFace.objects.filter(which)
+    if character is not None:
+        query = query.filter(character_id=getattr(character, "id", character))
+    if start is not None:
+        query = query.filter(created__gte=start)
+    if end is not None:
+        query = query.filter(created__lt=end)
+    if system:
+        query = query.filter(system=system)
+    return query.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by()
+
+
+def _add_tallied(out, days, since, until, public, system, from_faces):
+    """The whole UTC days `days` (first, last) from FaceTally, the part days at the edges from RollFace."""
+    first, last = days
+    tally = FaceTally.objects.filter(public)
+    if first is not None:
+        tally = tally.filter(day__gte=first)
+        if _day_start(first) > since:
+            _add(out, from_faces(since, _day_start(first), public))
+    if last is not None:
+        tally = tally.filter(day__lt=last)
+        if _day_start(last) < until:
+            _add(out, from_faces(_day_start(last), until, public))
+    if system:
+        tally = tally.filter(system=system)
+    _add(out, tally.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by())
+
+
 def face_counts(character=None, since=None, until=None, system=None, shown_to=None):
     """
     {(label, sides): {face: count}}: the faces rolled by (or for) `character` (an object or
@@ -269,16 +300,7 @@ def face_counts(character=None, since=None, until=None, system=None, shown_to=No
     public = Q() if shown_to is None else Q(private=False)
 
     def from_faces(start, end, which):
-        query = RollFace.objects.filter(which)
-        if character is not None:
-            query = query.filter(character_id=getattr(character, "id", character))
-        if start is not None:
-            query = query.filter(created__gte=start)
-        if end is not None:
-            query = query.filter(created__lt=end)
-        if system:
-            query = query.filter(system=system)
-        return query.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by()
+        return _faces_in(which, character, start, end, system)
 
     since, until = _aware(since), _aware(until)
     out = {}
@@ -286,19 +308,7 @@ def face_counts(character=None, since=None, until=None, system=None, shown_to=No
     if days is None:
         _add(out, from_faces(since, until, public))  # one character, or no whole day inside
     else:
-        first, last = days
-        tally = FaceTally.objects.filter(public)
-        if first is not None:
-            tally = tally.filter(day__gte=first)
-            if _day_start(first) > since:
-                _add(out, from_faces(since, _day_start(first), public))
-        if last is not None:
-            tally = tally.filter(day__lt=last)
-            if _day_start(last) < until:
-                _add(out, from_faces(_day_start(last), until, public))
-        if system:
-            tally = tally.filter(system=system)
-        _add(out, tally.values_list("label", "sides", "face").annotate(total=Sum("count")).order_by())
+        _add_tallied(out, days, since, until, public, system, from_faces)
     if shown_to is not None:
         _add(out, from_faces(since, until, shown_private(shown_to, since, until)))
     return {key: dict(sorted(faces.items())) for key, faces in sorted(out.items())}
