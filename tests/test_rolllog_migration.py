@@ -2,23 +2,31 @@
 The roll log's move to the system-neutral record: old V5 rows become views without
 loss, and still verify and show the same.
 
-- `rolllog.legacy` (the migration's frozen code) against the live V5 view (`rules.v5_system`),
-  face by face, over every outcome.
+- The data migration's frozen code (`convert_row` in rolllog/migrations/0003_v5_rows_to_views.py)
+  against the live V5 view (`rules.v5_system`), face by face, over every outcome, and against
+  the rows it converted before (tests/rolllog_old_rows.json): it must convert them exactly so.
 - The migration itself on a test database: rows written in the old shape at 0002 (old columns
   still there), migrated to the latest state, read back with today's model and display.
 """
 
+import importlib
+import json
+import pathlib
 import random
 
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from storyteller_dice.rolllog import legacy
 from rules import v5
 from rules.engine import RollRequest, RollView
 from rules.pools import build_pool
 from rules.v5_system import SYSTEM as V5
+
+
+# The migration's module (its name starts with a digit: no `import` statement names it).
+legacy = importlib.import_module("storyteller_dice.rolllog.migrations.0003_v5_rows_to_views")
+OLD_ROWS = pathlib.Path(__file__).with_name("rolllog_old_rows.json")
 
 
 def live_view(regular, hunger, difficulty, pool=None):
@@ -87,6 +95,15 @@ def test_an_old_contest_row_gets_its_sides_and_the_verdict_the_room_saw():
     details.update(winner="defender", tie=True, margin=0)
     details["defender"]["successes"] = 5
     assert legacy.contest(details)[1] == "Tie at 5 successes: Vesper wins (ties go to the defender)."
+
+
+def test_the_migration_converts_old_rows_exactly_as_before():
+    """A roll with a reroll, one without a difficulty, a contest, a teamwork roll, a Rouse check
+    and a staff action, as the migration converted them when it was written: frozen."""
+    known = json.loads(OLD_ROWS.read_text())
+    assert set(known["rows"]) == {"roll", "no_difficulty", "contest", "teamwork", "rouse", "action"}
+    for name, row in known["rows"].items():
+        assert json.loads(json.dumps(legacy.convert_row(row))) == known["converted"][name], name
 
 
 def test_a_staff_action_row_keeps_no_view():
