@@ -71,8 +71,8 @@ class CmdRemorse(DiceCommand):
     usage = "+remorse  or (staff) +remorse <character>"
 
     def run(self):
+        target = subject_with_sheet(self.caller, self.args, "Remorse tests", YOURSELF)
         caller = self.caller
-        target = subject_with_sheet(caller, self.args, "Remorse tests", YOURSELF)
         values = target.sheet_values
         humanity, stains = values["humanity"], values["stains"]
         try:

@@ -92,8 +92,8 @@ class CmdRouse(DiceCommand):
     usage = "+rouse [<count>] [for <level>]  or (staff) +rouse <character>[=<count>] [for <level>]"
 
     def run(self):
-        caller = self.caller
         who, count, level = v5_rouse.parse(self.args)
+        caller = self.caller
         target = subject_with_sheet(caller, who or "", "Rouse checks", "Only characters with a sheet make Rouse checks.")
         result = v5_rouse.roll(hunger(target), count, target.trait("blood potency"), level, rng=get_rng())
         if result.hunger_after != result.hunger_before:
