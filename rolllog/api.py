@@ -5,15 +5,17 @@ Storing
 -------
 - `store_roll(caller, record, private=..., receivers=..., shared_with=..., text=...)` is what
   `commands.dice_base.announce(..., record=...)` calls, before anyone is told. `record` is a
-  dict; every key is optional:
+  dict, and every roll's record has a `view` (one without is refused, before anything is
+  stored: `RecordError`); every other key is optional:
 
   ==================  =========================================================================
   kind                "roll", "check", "contest", "teamwork", "rouse", ... (default "roll")
   command             the command as typed
   comment             the player's comment
   system              the dice system's key (default: the view's, else the DICE_SYSTEM setting)
-  view                a `rules.engine.RollView` (or its dict): what was shown. Its pool, target,
-                      score, outcome key and dice count are copied to plain columns.
+  view                (required) a `rules.engine.RollView` (or its dict): what was shown. Its
+                      pool, target, score, outcome key and dice count are copied to plain
+                      columns.
   data                the system's own record (`System.record(result, request)`, JSON)
   initial             the RollView before a reroll made in the same command
   sides               contest/teamwork: `[{"label": str, "view": RollView}]`, each side apart
@@ -27,12 +29,12 @@ Storing
   details             a dict of anything else worth keeping (JSON)
   ==================  =========================================================================
 
-  The old V5 shape is still read while callers move over (no `view`): `result` (a V5 result),
-  `difficulty_given`, `regular`/`hunger` faces, `difficulty`, `successes`, `outcome`, and for a
-  contest `details["attacker"]`/`details["defender"]`: it is turned into the new form the way
-  the data migration turns old rows (`rolllog.legacy`).
-
-  Any other key is kept in `details` too (as JSON, or as text when it is not JSON).
+  `result` and `difficulty_given`, which a command may keep in its record for itself (the
+  rules' own result: `commands/rolls.py` hands the record to its wing), are not stored: the
+  view says what was shown, `data` what the system keeps. Any other key is kept in `details`
+  too (as JSON, or as text when it is not JSON). Rows written before the record had views
+  were converted by the data migration (rolllog/migrations/0003_v5_rows_to_views.py), the
+  only place their shape is still known.
 
 - `record_action(actor, subject, kind, description, ...)` stores a staff action that is not a
   roll (Hunger set, slaked, ...), private to the actor, the subject and staff by default.
@@ -63,7 +65,6 @@ before. Entries written around `save()` (bulk inserts, raw SQL) need `rolllog.li
 
 import datetime
 import json
-import re
 from collections import Counter
 
 from django.conf import settings
@@ -76,11 +77,16 @@ from storyteller_dice.rules.display import append_code
 from storyteller_dice.rules.engine import RollView
 from storyteller_dice.typeclasses.audience import distinct
 
-from . import codes, legacy, listing
+from . import codes, listing
 from .access import account_of as _account_of, is_staff, own_character_ids  # noqa: F401 - the interface
 from .fairness import add_to_tally, face_rows
 from .counting import insert_object, insert_rows
 from .models import DayCount, RollEntry, RollFace
+
+
+class RecordError(ValueError):
+    """A record `store_roll` cannot keep (no view): a command's mistake, refused before storing."""
+
 
 MAX_CODE_TRIES = 20
 PAGE_SIZE = 20
@@ -89,12 +95,11 @@ _STANDARD_KEYS = {
     # the record's shape
     "kind", "command", "comment", "system", "view", "data", "initial", "sides", "verdict", "subject",
     "parent", "details", "summary", "pool", "dice",
-    # the old V5 shape, read while callers move over
-    "result", "difficulty_given", "regular", "hunger", "difficulty", "successes", "outcome",
+    # kept by a command with its record for itself, not stored (see the module docstring)
+    "result", "difficulty_given",
 }
 # A RollFace row as `_count_faces` inserts it (the attribute names of its fields' values).
 FACE_COLUMNS = ("entry_id", "character_id", "created", "system", "label", "sides", "face", "count", "private")
-_OUTCOME_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -156,10 +161,6 @@ def _int_or_none(value):
     if isinstance(value, bool):
         return int(value)
     return value if isinstance(value, int) else None
-
-
-def _faces(values):
-    return [int(face) for face in (values or ()) if isinstance(face, int)]
 
 
 def _resolve_parent(parent):
@@ -225,8 +226,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
 
     Args:
         caller: the character who rolled (or the staff member rolling for `record["subject"]`).
-        record (dict): what was rolled (see the module docstring): the new shape (with `view`)
-            or the old V5 shape (with `result` or faces).
+        record (dict): what was rolled (see the module docstring), its `view` required.
         private (bool): shown only to `receivers`.
         receivers: everyone who is shown it (for a public roll, the room's contents); the
             entry's "seen by" keeps the roller and those of them that were connected and in
@@ -241,7 +241,7 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
     """
     record = dict(record or {})
     room = room if room is not None else getattr(caller, "location", None)
-    fields = _record_fields(record, caller)
+    fields = _record_fields(record)
     # Only a private roll is shared with someone in particular (a public one reaches the room).
     shared = [obj for obj in shared_with or () if obj is not None and obj != caller] if private else []
     if shared:
@@ -266,24 +266,20 @@ def _details(record):
     return details
 
 
-def _record_fields(record, caller):
+def _record_fields(record):
     """The entry's columns that come from the record: what was rolled and how it looked."""
     kind = str(record.get("kind") or "roll")[:32]
-    details = _details(record)
-    if record.get("view") is not None:
-        fields = _new_shape(record)
-    else:
-        fields = _old_shape(record, kind, details, _name(caller))
-    system = str(record.get("system") or (fields["view"] or {}).get("system")
-                 or getattr(settings, "DICE_SYSTEM", "v5"))[:16]
+    if record.get("view") is None:
+        raise RecordError(f"A {kind!r} record has no view: store_roll needs the RollView of what was shown "
+                          "(a staff action that is not a roll goes to record_action).")
+    fields = _new_shape(record)
+    system = str(record.get("system") or fields["view"].get("system") or getattr(settings, "DICE_SYSTEM", "v5"))[:16]
     pool_text, parts = _pool_fields(record.get("pool"))
-    if fields["view"] is not None:
-        pool_text = fields["view"].get("pool") or pool_text
-    summary = _plain(record.get("summary") or "") or fields.pop("summary", "")
+    summary = _plain(record.get("summary") or "") or fields.pop("summary")
     fields.pop("summary", None)
     return dict(fields, kind=kind, system=system, command=str(record.get("command") or ""),
-                comment=str(record.get("comment") or ""), pool_text=pool_text[:255], pool=parts,
-                summary=summary[:255], details=details)
+                comment=str(record.get("comment") or ""), pool_text=(fields["view"].get("pool") or pool_text)[:255],
+                pool=parts, summary=summary[:255], details=_details(record))
 
 
 def _store(entry, text, listeners, keep=None):
@@ -389,61 +385,6 @@ def _new_shape(record):
     fields.update(initial=_view_dict(record.get("initial")), sides=sides, verdict=verdict,
                   data=data if isinstance(data, dict) else {"value": data},
                   summary=verdict or view_summary(view))
-    return fields
-
-
-def _old_shape(record, kind, details, caller_name):
-    """
-    The columns of a record in the old V5 shape (`result` or faces, `difficulty_given`, ...),
-    read as an old row is by the data migration (`rolllog.legacy`), while callers move over.
-    """
-    result = record.get("result")
-    initial = record.get("initial")
-    given = record.get("difficulty_given", True)
-    regular = _faces(record.get("regular", getattr(result, "regular", ())))
-    hunger = _faces(record.get("hunger", getattr(result, "hunger", ())))
-    difficulty = _int_or_none(record.get("difficulty", getattr(result, "difficulty", None)))
-    successes = _int_or_none(record.get("successes", getattr(result, "successes", None)))
-    outcome = record.get("outcome")
-    summary = _plain(record.get("summary") or "")
-    if outcome is None:
-        outcome = getattr(result, "outcome", "") or ""
-    outcome = str(outcome)
-    if outcome and not _OUTCOME_KEY.match(outcome):
-        summary, outcome = summary or outcome, ""
-    if initial is not None:
-        details["initial_regular"] = list(getattr(initial, "regular", ()))
-        details["initial_hunger"] = list(getattr(initial, "hunger", ()))
-        details["rerolled"] = list(getattr(result, "rerolled", ()))
-    elif getattr(result, "rerolled", None):
-        details["rerolled"] = list(result.rerolled)
-    pool_text, _ = _pool_fields(record.get("pool"))
-    dice = _int_or_none(record.get("dice"))
-    if dice is None and (regular or hunger):
-        dice = len(regular) + len(hunger)
-    row = {"kind": kind, "action": False, "pool_text": pool_text, "dice": dice,
-           "difficulty": difficulty if given else None, "regular": regular, "hunger": hunger,
-           "successes": successes, "outcome": outcome, "summary": summary, "details": details,
-           "character_name": caller_name}
-    hunger_rating = _int_or_none(getattr(result, "hunger_level", None))
-    if hunger_rating is not None:
-        row["hunger_rating"] = hunger_rating
-    if initial is not None:
-        before = legacy.view("", details["initial_regular"], details["initial_hunger"],
-                             _int_or_none(getattr(initial, "successes", None)),
-                             str(getattr(initial, "outcome", "") or ""), difficulty if given else None)
-        details["initial_summary"] = view_summary(before)
-    new = legacy.convert_row(row)
-    if new["initial"] is not None:
-        new["initial"]["score"] = _int_or_none(getattr(initial, "successes", None))
-        new["initial"]["pool"] = new["view"]["pool"]
-    fields = _view_columns(new["view"])
-    fields.update(initial=new["initial"], sides=new["sides"], verdict=new["verdict"], data=new["data"],
-                  summary=summary or new["verdict"] or view_summary(new["view"]))
-    if dice is not None:
-        fields["dice"] = dice
-    if fields["target"] == "" and new["target"]:
-        fields["target"] = new["target"]
     return fields
 
 

@@ -295,19 +295,23 @@ class TestContestEntry(CommandLogBase):
     """A contest on the log: each side apart, the verdict as the room saw it (not reversed)."""
 
     def store(self):
-        from storyteller_dice.commands.dice_base import announce
-        from rules import v5_contest
-        from rules.pools import build_pool
+        import dataclasses
 
-        contest = v5_contest.evaluate_contest((10, 7, 3), (10, 3), (6, 7, 8), (9, 1))
+        from storyteller_dice.commands.dice_base import announce
+        from rules import v5
+        from rules.engine import RollRequest
+        from rules.v5_system import SYSTEM
+
+        def side(regular, hunger, needs):
+            result = v5.evaluate(regular, hunger, needs)
+            view = SYSTEM.view(result, RollRequest("v5", "", None, 5, needs, target_given=False))
+            return dataclasses.replace(view, pool="5 (5 dice), Hunger 2")
+
+        char, char2 = side((10, 7, 3), (10, 3), 5), side((6, 7, 8), (9, 1), 5)
         record = {
-            "kind": "contest", "command": "+contest/answer 5", "result": contest, "subject": self.char1,
-            "details": {
-                "attacker": {"name": "Char", "pool": build_pool("5", None).describe(), "regular": [10, 7, 3],
-                             "hunger": [10, 3], "successes": 5},
-                "defender": {"name": "Char2", "pool": "5", "regular": [6, 7, 8], "hunger": [9, 1],
-                             "successes": 4},
-                "winner": "attacker", "margin": 1, "tie": False},
+            "kind": "contest", "command": "+contest/answer 5", "subject": self.char1, "view": char,
+            "sides": [{"label": "Char", "view": char}, {"label": "Char2", "view": char2}],
+            "verdict": "Char wins by 1 (5 to 4).",
         }
         return announce(self.char2, "|w[Contest]|n Char vs Char2\n  => |wChar|n wins by 1 (5 to 4).",
                         record=record).entry

@@ -13,7 +13,9 @@ from storyteller_dice.commands.dice_base import announce, record_action
 from storyteller_dice.rolllog import api, codes
 from storyteller_dice.rolllog.models import RollEntry
 from rules import v5
+from rules.engine import RollRequest
 from rules.pools import build_pool
+from rules.v5_system import SYSTEM as V5
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 
@@ -53,13 +55,20 @@ class LogTestBase(Connected, EvenniaCommandTest):
         self.char3 = create.create_object(self.character_typeclass, key="Char3", location=self.room2,
                                           home=self.room2)
 
-    def v5_record(self, faces=(2, 6, 10, 1, 10), difficulty=3, **extra):
+    def v5_record(self, faces=(2, 6, 10, 1, 10), difficulty=3, difficulty_given=True, **extra):
+        """A V5 roll's record as `commands/rolls.py` makes it: the view, the system's data."""
         pool = build_pool("dex+stealth", self.char1.trait_table())
         result = v5.evaluate(faces[:3], faces[3:], difficulty)
+        request = v5_request(pool, len(faces), difficulty, difficulty_given)
         record = {"kind": "roll", "command": "+roll dex+stealth vs 3", "pool": pool, "result": result,
-                  "difficulty_given": True, "comment": "sneaking"}
+                  "difficulty_given": difficulty_given, "comment": "sneaking", "system": "v5",
+                  "view": V5.view(result, request), "data": V5.record(result, request)}
         record.update(extra)
         return record
+
+
+def v5_request(pool, dice, difficulty, given=True):
+    return RollRequest("v5", "", pool, dice, difficulty, target_given=given)
 
 
 class TestStoring(LogTestBase):
@@ -122,34 +131,43 @@ class TestStoring(LogTestBase):
         self.assertEqual(entry.summary, "5 successes: messy critical")
 
     def test_plain_values_and_extra_keys(self):
-        entry = announce(self.char1, "x", record={
-            "kind": "rouse", "regular": [7], "hunger": [], "outcome": "Hunger stays at 2",
-            "pool": "Rouse check", "power_level": 2, "target": self.char2,
-        }).entry
+        record = dict(self.v5_record(), kind="rouse", pool="Rouse check", power_level=2, target=self.char2)
+        entry = announce(self.char1, "x", record=record).entry
         self.assertEqual(entry.kind, "rouse")
-        self.assertEqual(faces(entry), {"Dice": [7]})
-        self.assertEqual(entry.outcome, "rouse")
-        self.assertEqual(entry.summary, "Hunger stays at 2")
-        self.assertEqual(entry.pool_text, "Rouse check")
+        self.assertEqual(faces(entry), {"Dice": [2, 6, 10], "Hunger": [1, 10]})
         self.assertEqual(entry.details["power_level"], 2)
         self.assertEqual(entry.details["target"], {"id": self.char2.id, "name": "Char2"})
+        # What a command keeps with its record for itself is not stored.
+        self.assertNotIn("result", entry.details)
+        self.assertNotIn("difficulty_given", entry.details)
+
+    def test_a_record_without_a_view_is_refused_clearly_and_nothing_is_stored(self):
+        for record in ({"kind": "roll", "result": v5.evaluate((2, 6), (10,), 1)}, {"kind": "willpower"},
+                       {"view": None, "command": "+roll 3"}):
+            with self.assertRaisesRegex(api.RecordError, r"record has no view: store_roll needs the RollView"):
+                api.store_roll(self.char1, record)
+        with mock.patch.object(type(self.char1), "msg", autospec=True) as sent:
+            with self.assertRaises(api.RecordError):
+                announce(self.char1, "x", record={"kind": "rouse", "regular": [7]})
+        sent.assert_not_called()  # refused before anyone is told
+        self.assertEqual(RollEntry.objects.count(), 0)
 
     def test_willpower_in_the_same_command_keeps_the_first_faces(self):
         first = v5.evaluate((1, 2, 6, 3), (7,), 3)
         after = v5.apply_reroll(first, (0, 1, 3), (10, 10, 8))
-        entry = announce(self.char1, "x", record={"result": after, "initial": first}).entry
+        request = v5_request(None, 5, 3)
+        entry = announce(self.char1, "x", record={"view": V5.view(after, request),
+                                                  "initial": V5.view(first, request)}).entry
         self.assertEqual(faces(entry), {"Dice": [10, 10, 6, 8], "Hunger": [7]})
         self.assertEqual([sorted(m) for _, m in entry.view["groups"][0]["dice"]],
                          [["rerolled", "success", "ten"], ["rerolled", "success", "ten"], ["success"],
                           ["rerolled", "success"]])
         self.assertEqual(faces(entry, "initial"), {"Dice": [1, 2, 6, 3], "Hunger": [7]})
-        self.assertEqual(entry.details["rerolled"], [0, 1, 3])
-        self.assertEqual(entry.details["initial_summary"], "2 successes: failure (margin -1)")
 
     def test_a_later_change_links_to_its_roll_and_has_its_own_code(self):
         roll = announce(self.char1, "x", record=self.v5_record()).entry
-        by_entry = announce(self.char1, "y", record={"kind": "willpower", "parent": roll}).entry
-        by_code = announce(self.char2, "z", record={"kind": "contest", "parent": roll.code.lower()}).entry
+        by_entry = announce(self.char1, "y", record=self.v5_record(kind="willpower", parent=roll)).entry
+        by_code = announce(self.char2, "z", record=self.v5_record(kind="contest", parent=roll.code.lower())).entry
         self.assertEqual(by_entry.parent, roll)
         self.assertEqual(by_code.parent, roll)
         self.assertEqual(len({roll.code, by_entry.code, by_code.code}), 3)
@@ -409,41 +427,6 @@ class TestNewShape(LogTestBase):
         with self.assertRaises(Exception):
             announce(self.char1, "x", record={"view": {"groups": []}})
         self.assertEqual(RollEntry.objects.count(), 0)
-
-
-class TestOldShapeContest(LogTestBase):
-    """A contest still sent in the old V5 shape is stored readable: sides apart, the verdict."""
-
-    def record(self):
-        from rules import v5_contest
-
-        contest = v5_contest.evaluate_contest((10, 7, 3), (10, 3), (6, 7, 8), (9, 1))
-        attacker, defender = build_pool("5", None), build_pool("5", None)
-        return contest, {
-            "kind": "contest", "command": "+contest/answer 5", "result": contest,
-            "regular": [10, 7, 3, 6, 7, 8], "hunger": [10, 3, 9, 1],
-            "summary": "5 to 4: Thorne wins by 1",
-            "details": {
-                "attacker": {"name": "Thorne", "pool": attacker.describe(), "regular": [10, 7, 3], "hunger": [10, 3],
-                             "successes": contest.attacker.successes},
-                "defender": {"name": "Vesper", "pool": defender.describe(), "regular": [6, 7, 8], "hunger": [9, 1],
-                             "successes": contest.defender.successes},
-                "winner": "attacker", "margin": contest.margin, "tie": False},
-        }
-
-    def test_sides_and_verdict(self):
-        contest, record = self.record()
-        self.assertEqual((contest.attacker.successes, contest.defender.successes), (5, 4))
-        record.pop("summary")
-        entry = announce(self.char1, "x", record=record).entry
-        self.assertEqual(entry.verdict, "Thorne wins by 1 (5 to 4).")
-        self.assertEqual(entry.summary, "Thorne wins by 1 (5 to 4).")
-        thorne, vesper = (side["view"] for side in entry.sides)
-        self.assertEqual(thorne["outcome"]["key"], "messy_critical")  # not dropped
-        self.assertEqual(vesper["outcome"]["key"], "bestial_failure")
-        self.assertEqual([g["label"] for g in thorne["groups"]], ["Dice", "Hunger"])
-        self.assertEqual([f for f, _ in vesper["groups"][1]["dice"]], [9, 1])
-        self.assertEqual(thorne["pool"], "5 (5 dice), Hunger 2")
 
 
 def test_rolllog_imports_no_command_and_no_system_module():
