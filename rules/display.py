@@ -118,6 +118,7 @@ section's title takes a colon unless its text starts with a digit ("Disciplines:
 import re
 from fractions import Fraction
 
+from . import systems
 from .engine import REROLLED
 
 # ---------------------------------------------------------------- constants
@@ -148,28 +149,39 @@ SUCCESS_STYLE = "|030"
 #: A 1 that cancels or botches, a total failure (#ff5f5f: 7.1:1), apart from the Hunger red (|r).
 DIRE_STYLE = "|511"
 
-#: A die's colour: the first rule whose marks the die all has (so combinations come first).
-#: **Ruling:** every die that scores is marked, in every system (a V5 6-9, a Dice Check hit, a
-#: Whalefall die that met the face): what a roll's score counts can be seen, not only its 10s.
-MARK_STYLES = (
-    (frozenset({"hunger", "ten"}), BADGE),
-    (frozenset({"hunger", "one"}), BADGE),
-    (frozenset({"hunger", "success"}), SUCCESS_STYLE),
-    (frozenset({"hunger"}), "|r"),
-    (frozenset({"cancelled"}), "|x"),
-    (frozenset({"cancels"}), DIRE_STYLE),
-    (frozenset({"chance", "ten"}), "|g"),
-    (frozenset({"chance", "one"}), BADGE),
-    (frozenset({"chance"}), "|c"),
+#: The looks of the shared marks. A system's own marks (V5's Hunger dice, V20's cancelled
+#: successes, Seyruun's chance die) have the looks it declares (`System.mark_looks`), tried
+#: first: a die's colour is the first rule whose marks the die all has (so combinations come
+#: first). **Ruling:** every die that scores is marked, in every system (a V5 6-9, a Dice Check
+#: hit, a Whalefall die that met the face): what a roll's score counts can be seen, not only its
+#: 10s.
+SHARED_MARK_STYLES = (
     (frozenset({"double"}), "|g"),
     (frozenset({"ten"}), "|g"),
     (frozenset({"one"}), DIRE_STYLE),
     (frozenset({"success"}), SUCCESS_STYLE),
 )
+#: The same looks on the roll log's pages (rolllog/static/rolllog/rolllog.css has them; a
+#: system's own are added to its pages from `System.mark_looks`).
+BADGE_CSS = "background: #c00000; color: #fff; font-weight: bold; border-radius: 0.2em;"
+SUCCESS_CSS = "color: #007a00;"
+DIRE_CSS = "color: #a00000;"
+
+
+def _telnet_looks(looks):
+    return tuple((look.marks, look.telnet) for look in looks)
+
+
+def _label_looks(looks):
+    return tuple((look.marks, look.telnet) for look in looks if look.label)
+
+
+#: Every rule, the installed systems' first (read afresh: a system registered later counts).
+MARK_STYLES = systems.Declared("mark_looks", _telnet_looks, after=SHARED_MARK_STYLES)
 #: Looks added in front of the colour, for each of these marks a die has.
 MODIFIER_STYLES = ((REROLLED, "|u"),)
-#: A group's label takes this colour when every die of the group has the mark.
-LABEL_STYLES = (("hunger", "|r"), ("chance", "|c"))
+#: A group's label takes this colour when every die of the group has the marks.
+LABEL_STYLES = systems.Declared("mark_looks", _label_looks)
 #: An outcome's colour, by tone.
 TONE_STYLES = {
     "triumph": "|g",
@@ -669,8 +681,8 @@ def _group_label(group):
         label = f"{label} (d{group.sides})".strip()
     if not label:
         return ""
-    style = next((style for mark, style in LABEL_STYLES
-                  if group.dice and all(die.has(mark) for die in group.dice)), "")
+    style = next((style for marks, style in LABEL_STYLES
+                  if group.dice and all(marks <= die.marks for die in group.dice)), "")
     return f"{style}{label}:|n" if style else f"{label}:"
 
 
