@@ -668,6 +668,26 @@ def _die_style(die):
     return extra + colour
 
 
+_CSS_MARK = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def mark_css(looks=None, scope=".rolllog-dice .die"):
+    """
+    The roll log pages' CSS for the systems' own marks (`System.mark_looks`, every installed
+    system's), one rule a look. The pages have the shared marks' looks already
+    (rolllog/static/rolllog/rolllog.css); these come after them. A die takes the first look
+    that fits on telnet, so here the looks are written last-first: of two rules that fit equally
+    (a Hunger 10 is "hunger"+"ten" and "hunger"+"success"), the later, the telnet's first, wins.
+    """
+    looks = systems.declared("mark_looks") if looks is None else looks
+    rules = []
+    for look in reversed(tuple(looks)):
+        if look.css and all(_CSS_MARK.fullmatch(mark) for mark in look.marks):
+            selector = scope + "".join(f".mark-{mark}" for mark in sorted(look.marks))
+            rules.append(f"{selector} {{ {look.css.replace('<', '')} }}")
+    return "\n".join(rules)
+
+
 def format_die(die, modifiers=True):
     """One face with its look (`|g10|n`, `|[400|w1|n`, `|0307|n`, `3`); `modifiers=False`: colour only."""
     style = _die_style(die) if modifiers else next(

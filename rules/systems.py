@@ -84,6 +84,16 @@ def get_system(key=None):
     return check_system(system)
 
 
+def slogan_of(system=None):
+    """The slogan of a system or key (`System.slogan`, or one made of its name); a neutral one
+    for a key that does not load (the game's start refuses it later, with a clear message)."""
+    try:
+        system = system if isinstance(system, System) else get_system(system)
+    except DiceError:
+        return "Storyteller dice and an honest record"
+    return system.slogan or f"{system.name} dice and an honest record"
+
+
 def installed():
     """The keys whose systems import, in registry order."""
     found = []
