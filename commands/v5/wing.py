@@ -18,6 +18,7 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
 from ..dice_base import Wing
+from .help import GUIDE, TOPICS
 from .character import in_frenzy, spend_willpower
 from .display import format_pool
 
@@ -25,6 +26,7 @@ EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 
 
 class V5Wing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = ("extended", "status", "stop", "surge")
     odds_switches = ("reroll", "contest")
     roll_help = """\
