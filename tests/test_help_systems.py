@@ -39,16 +39,21 @@ def named(text, word):
     return re.search(r"(?<![\w+])" + re.escape(word.lower()) + r"(?!\w)", text.lower()) is not None
 
 
-class SystemWords(EvenniaCommandTest):
-    """The five systems' words, each under its own `DICE_SYSTEM`."""
+def assert_only(key, text, where):
+    """`text` names none of the five systems but `key`."""
+    text = ansi.strip_ansi(text)
+    for other in FIVE:
+        if other == key:
+            continue
+        found = [word for word in names_of(other) if named(text, word)]
+        assert not found, f"{where} under {key} names {other}: {found}\n{text}"
+
+
+class WordsChecks:
+    """What a player reads under one system (`check(key)`), for any registered system."""
 
     def assert_only(self, key, text, where):
-        text = ansi.strip_ansi(text)
-        for other in FIVE:
-            if other == key:
-                continue
-            found = [word for word in names_of(other) if named(text, word)]
-            assert not found, f"{where} under {key} names {other}: {found}\n{text}"
+        assert_only(key, text, where)
 
     def help(self, topic, cmdset):
         from storyteller_dice.commands.help import CmdHelp
@@ -111,6 +116,11 @@ class SystemWords(EvenniaCommandTest):
         assert " ".join(welcome.blurb(system).split()) in " ".join(screen.split())
         self.assert_only(key, screen, "the connect screen")
         assert max(len(line) for line in screen.splitlines()) <= 78
+
+
+
+class SystemWords(WordsChecks, EvenniaCommandTest):
+    """The five systems' words, each under its own `DICE_SYSTEM`."""
 
     def test_v5(self):
         self.check("v5")
