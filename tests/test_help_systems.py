@@ -1,7 +1,7 @@
 """
 Everything a player reads before and around a roll names only the configured system and
-teaches only its commands: `help dice`, the help index, Limbo's text, the home page and the
-connect screen, under each of the five systems (one test each). Another system's rules answer
+teaches only its commands: `help dice`, the help index, every Dice command's help, Limbo's
+text, the home page and the connect screen, under each of the five systems (one test each). Another system's rules answer
 `help <key>`, and nothing else of it shows.
 
 What counts as naming another system: its key, its title and short name (from the registry),
@@ -83,6 +83,9 @@ class WordsChecks:
         topics = index.split("Game & World")[1]
         assert named(topics, key) and named(topics, "dice"), topics
         self.assert_only(key, index, "the help index")
+        for command in cmdset.commands:  # every Dice command's own help, too
+            if str(command.help_category).lower() == "dice":
+                self.assert_only(key, self.help(command.key, cmdset), f"help {command.key}")
         # Another system's rules answer by their key, and only then.
         other = next(k for k in FIVE if k != key)
         assert f"Help for {other}" in self.help(other, cmdset)
