@@ -549,8 +549,8 @@ class System:
         example (Example): a typical roll.
         tags (tuple of str): the tags its own lines start with (`[Rouse]`), beyond the
             shared ones (`typeclasses.speech_text`): a player's speech naming one is marked.
-        marks (tuple of str): die marks of its own, beyond `MARKS`.
-        mark_looks (tuple of MarkLook): how dice with its marks look.
+        mark_looks (tuple of MarkLook): how dice with its own marks look (a mark is any
+            word; `MARKS` are the ones the five systems use).
         wing (str): where its wing is ("module:ATTRIBUTE"), for a system outside this
             package; the package's own are found by key (`commands.dice_base.dice_wing`).
     """
@@ -566,7 +566,6 @@ class System:
     slogan = ""
     example = Example("3", command="+check")
     tags = ()
-    marks = ()
     mark_looks = ()
     wing = ""
 

@@ -83,6 +83,17 @@ class TestSixthSystem(WordsChecks, EvenniaCommandTest):
         assert "help coins" in guide
         assert "Help for coins" in self.call(CmdHelp(), "coins", cmdset=cmdset)
 
+    def test_a_system_may_name_its_wing_instead(self):
+        from storyteller_dice.commands.dice_base import dice_wing, unregister_wing
+        from tests.toy_system.system import CoinSystem
+        from tests.toy_system.wing import WING
+
+        class Named(CoinSystem):
+            wing = "tests.toy_system.wing:WING"
+
+        unregister_wing(toy_system.KEY)
+        assert dice_wing(systems.register(Named())) is WING
+
     def test_gone_when_uninstalled(self):
         toy_system.install()()
         assert toy_system.KEY not in systems.available()

@@ -12,6 +12,7 @@ It sits with the typeclasses, below the commands, because the web pages use it t
 import textwrap
 
 from django.conf import settings
+from evennia.utils.utils import get_evennia_version
 
 from storyteller_dice.rules import systems
 from storyteller_dice.rules.display import escape
@@ -46,8 +47,6 @@ def example_usage(system=None):
 
 def connection_screen():
     """The screen before logging in: the game's name, the slogan, the system and how to start."""
-    from evennia import utils
-
     about = ("Storyteller dice for a MUSH: roll your pool in the room, and everyone sees the same "
              f"honest result. {blurb()}")
     lines = [
@@ -65,7 +64,7 @@ def connection_screen():
         " Enclose a name with spaces in quotes. Once in, |whelp dice|n is a",
         " one-screen guide to rolling. |wlook|n shows this screen again.",
         RULE,
-        f" Evennia {utils.get_evennia_version('short')}",
+        f" Evennia {get_evennia_version('short')}",
     ]
     return "\n".join(lines)
 
@@ -84,6 +83,8 @@ def limbo_text(system=None):
 
 
 def _limbo():
+    # A model, imported once Django is set up: Evennia imports the connection screen (and so
+    # this module) while it starts, before its apps are ready.
     from evennia.objects.models import ObjectDB
 
     # Evennia makes Limbo #2 (settings.DEFAULT_HOME); find it by that, else by name.

@@ -66,7 +66,6 @@ class CoinSystem(System):
     slogan = "Heads, tails and an honest record"
     example = Example("luck vs 2", stats={"luck": 3})
     tags = ("Flip",)
-    marks = (CROWN,)
     mark_looks = (MarkLook(frozenset({CROWN}), "|y", "color: #7a5c00; font-weight: bold;"),)
 
     def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
