@@ -162,9 +162,8 @@ def _summary(command):
 
 def command_lines(system, wing):
     """The guide's list: the shared commands in the system's syntax, then the wing's own."""
-    odds = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
     lines = [*_wrapped("  ", system.roll_usage, 6), *_wrapped("  ", system.check_usage, 6),
-             *_wrapped("  ", odds + "  the exact chances, nothing rolled", 6),
+             *_wrapped("  ", system.odds_usage + "  the exact chances, nothing rolled", 6),
              "  +sheet, +rolls  your sheet and your rolls",
              "  +roll/verify <code>  check that a roll line is real"]
     if wing.cmdset is not None:

@@ -574,6 +574,11 @@ class System:
         """What players call the system ("V5"): `short`, else the title."""
         return self.short or self.title
 
+    @property
+    def odds_usage(self):
+        """The syntax line of `+odds`: `+roll`'s, without the comment."""
+        return self.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
+
     def configure(self, settings):
         """Take the game's settings (a mapping); return self. Refuse bad values with DiceError."""
         return self

@@ -40,4 +40,5 @@ def dice_slogan():
 def dice_mark_styles():
     # The CSS is the systems' own declarations (code, not anyone's input); `mark_css` leaves
     # no `<` in it, so it cannot close the style block.
-    return format_html('<style id="dice-mark-styles">{}</style>', mark_css()) if mark_css() else ""
+    css = mark_css()
+    return format_html('<style id="dice-mark-styles">{}</style>', css) if css else ""
