@@ -23,7 +23,12 @@ of the screen is done by the unlogged-in "look" command.
 from django.conf import settings
 
 from evennia import utils
-from storyteller_dice.typeclasses.welcome import connection_screen  # noqa: F401
+from storyteller_dice.typeclasses import welcome
+
+
+def connection_screen():
+    return welcome.connection_screen()
+
 
 CONNECTION_SCREEN = """
 |b==============================================================|n
