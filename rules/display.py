@@ -661,11 +661,26 @@ def _fit(lines, width, indent=2):
 # ---------------------------------------------------------------- rolls
 
 
+def _colour(marks):
+    """The colour of a die with these marks: worked out once per set of marks and set of rules
+    (a roll draws every die for every width; the rules change only when a system registers)."""
+    rules = MARK_STYLES.items()
+    if _COLOURS.get("rules") is not rules:
+        _COLOURS.clear()
+        _COLOURS["rules"] = rules
+    colour = _COLOURS.get(marks)
+    if colour is None:
+        colour = _COLOURS[marks] = next((style for needed, style in rules if needed <= marks), "")
+    return colour
+
+
+_COLOURS = {}
+
+
 def _die_style(die):
     marks = die.marks
-    colour = next((style for needed, style in MARK_STYLES if needed <= marks), "")
     extra = "".join(style for mark, style in MODIFIER_STYLES if mark in marks)
-    return extra + colour
+    return extra + _colour(marks)
 
 
 _CSS_MARK = re.compile(r"[a-z][a-z0-9_-]*")
@@ -690,8 +705,7 @@ def mark_css(looks=None, scope=".rolllog-dice .die"):
 
 def format_die(die, modifiers=True):
     """One face with its look (`|g10|n`, `|[400|w1|n`, `|0307|n`, `3`); `modifiers=False`: colour only."""
-    style = _die_style(die) if modifiers else next(
-        (style for needed, style in MARK_STYLES if needed <= die.marks), "")
+    style = _die_style(die) if modifiers else _colour(die.marks)
     return f"{style}{die.face}|n" if style else str(die.face)
 
 
