@@ -168,6 +168,10 @@ class Wing:
         odds_switches (tuple of str): extra switches of +odds.
         cmdset: the wing's CmdSet class (or None), added to every character's commands.
         roll_help, odds_help (str): more help for +roll/+check and +odds.
+        guide (str): the start of `help dice`, the system's one-screen guide (the shared help
+            adds the commands and the other topics: `commands.help_entries`).
+        help_topics (sequence of dict): the system's own help entries (`key`, `aliases`,
+            `text`, as file help entries), shown only while it is the configured system.
     """
 
     switches = ()
@@ -175,6 +179,8 @@ class Wing:
     cmdset = None
     roll_help = ""
     odds_help = ""
+    guide = ""
+    help_topics = ()
 
     def __init__(self, key=""):
         self.key = key
@@ -261,9 +267,13 @@ def unregister_wing(key):
 
 def dice_wing(system=None):
     """The configured system's `Wing` (the default one when it has none)."""
-    key = (system or dice_system()).key
+    system = system or dice_system()
+    key = system.key
     if key in WINGS:
         return WINGS[key]
+    if system.wing:  # a system from outside the package names its wing ("module:ATTRIBUTE")
+        module_name, _, attribute = system.wing.partition(":")
+        return getattr(importlib.import_module(module_name), attribute or "WING")
     if _WING_KEY.match(key):
         name = f"{__package__}.{key}.wing"
         try:

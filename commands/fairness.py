@@ -105,7 +105,7 @@ class CmdDice(DiceCommand):
                  game) against what fair dice give, per die size, with a
                  chi-square test and its verdict in plain words.
 
-    Each die size (and, in V5, Hunger dice and regular dice apart) gets a
+    Each die size (and each kind of dice a roll shows apart) gets a
     bar chart of how often each face came up next to the expected count,
     and a p-value: "consistent with fair dice", or "unusual" when fair
     dice would stray that far less than one time in a hundred. Without a

@@ -35,6 +35,14 @@ sixty such lines froze the game for others for over a minute. So:
 - The indexes are built once and kept (`_IndexCache`): the same topics give the same index,
   so a search is only the query. A new `sethelp` entry or another character's commands make a
   new key; the cache keeps the last `_IndexCache.SIZE` indexes.
+
+**The configured system's topics.** Evennia reads the file help entries once, so those are the
+ones every system shares (`commands.help_entries.HELP_ENTRY_DICTS`). The configured system's
+own (its guide `help dice`, its topics such as V5's `help hunger`, its rules `help <key>`)
+are added here on each `help`, from what its wing and `System` declare
+(`help_entries.system_entries`), and only they are in the index. **Ruling:** every other
+installed system's rules still answer `help <key>` (`help v20` in a V5 game: someone may want
+to compare), but they are not in the index, and none of their guides or topics answer.
 """
 
 import re
@@ -43,6 +51,12 @@ from collections import OrderedDict
 from evennia.commands.command import Command
 from evennia.commands.default.help import CmdHelp as _StockHelp
 from evennia.commands.default.help import HelpCategory
+from evennia.help.filehelp import FileHelpEntry
+
+from storyteller_dice.rules import systems
+
+from . import help_entries
+from .dice_base import system_and_wing
 
 
 def _command(query, entries):
@@ -148,6 +162,36 @@ def bounded_topic(topic):
     return topic
 
 
+def _entry(data):
+    """A file help entry from its dict, as Evennia's loader makes one (key and category in lower case)."""
+    return FileHelpEntry(key=data["key"].lower().strip(), aliases=list(data.get("aliases", [])),
+                         help_category=data.get("category", help_entries.HELP_CATEGORY).lower().strip(),
+                         entrytext=data.get("text", ""), lock_storage=data.get("locks", ""))
+
+
+def _names(data):
+    return {" ".join(str(name).split()).lower() for name in (data["key"], *data.get("aliases", ()))}
+
+
+def system_topics(topic=None):
+    """
+    {key: entry} of the configured system's topics (none when the system is broken), and
+    another installed system's rules when `topic` is exactly its key or title (`help v20`):
+    only then, so that no other system turns up in the index or among the suggestions.
+    """
+    system, wing = system_and_wing()
+    if system is None:
+        return {}
+    entries = list(help_entries.system_entries(system, wing))
+    wanted = " ".join(str(topic or "").split()).lower()
+    if wanted:
+        for key in systems.installed():
+            other = systems.get_system(key)
+            if key != system.key and other.help and wanted in _names(help_entries.rules_entry(other)):
+                entries.append(help_entries.rules_entry(other))
+    return {entry.key: entry for entry in map(_entry, entries)}
+
+
 class CmdHelp(_StockHelp):
     __doc__ = _StockHelp.__doc__.rstrip() + (
         "\n\nA topic is at most 4 words and 60 characters. A * at the end of a word"
@@ -171,6 +215,11 @@ class CmdHelp(_StockHelp):
         self.topic = topic
         keep_indexes()
         super().func()
+
+    def collect_topics(self, caller, mode="list"):
+        cmd_topics, db_topics, file_topics = super().collect_topics(caller, mode=mode)
+        topic = getattr(self, "topic", None) if mode != "list" else None
+        return cmd_topics, db_topics, {**file_topics, **system_topics(topic)}
 
     def do_search(self, query, entries, search_fields=None):
         match, suggestions = super().do_search(query, entries, search_fields=search_fields)

@@ -49,7 +49,7 @@ class CmdNospoof(MuxCommand):
     with its author in front, as PennMUSH's NOSPOOF does: [Alice(#12)] Alice says, "...". It
     is stored on your account, so it covers all your characters. Off by default.
 
-    Lines from the game itself (rolls, contests, Rouse checks, ...) are not tagged. Any roll
+    Lines from the game itself (rolls, contests, checks, ...) are not tagged. Any roll
     line can be checked against the record with its code, the word at the end of the line:
     +roll/verify <code>. A player's speech can never start a line, so a line that starts
     with [Roll], [Contest], [Verify] and the like is the game's; inside speech such a tag is

@@ -73,6 +73,7 @@ import textwrap
 from dataclasses import dataclass, replace
 
 from . import dicecheck
+from .engine import Example
 from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
                      RollView, Sheet, SheetSection, System, plural)
 from .errors import DiceError, PoolError
@@ -297,6 +298,12 @@ class DiceCheckSystem(System):
     roll_switches = ("damage",)
     roll_usage = "+roll <pool>:<TN> [<target>] [# <comment>]"
     check_usage = "+check <dice>d(<X>+):<TN> [# <comment>]"
+    # What players read of this system (`System`: the help, the first room, the home page and
+    # the connect screen).
+    blurb = ("The Dice Check: Attribute dice, each a Hit at its threshold, against a target number; "
+             "the Effect says how well.")
+    slogan = "Hits, Effects, big botches and an honest record"
+    example = Example("12d(6+):3", stats={"str": 3})
     sheet = DiceCheckSheet()
     help = """\
 The Dice Check: roll Attribute dice + Skill training + Focus; each die

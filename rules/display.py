@@ -118,6 +118,7 @@ section's title takes a colon unless its text starts with a digit ("Disciplines:
 import re
 from fractions import Fraction
 
+from . import systems
 from .engine import REROLLED
 
 # ---------------------------------------------------------------- constants
@@ -148,28 +149,39 @@ SUCCESS_STYLE = "|030"
 #: A 1 that cancels or botches, a total failure (#ff5f5f: 7.1:1), apart from the Hunger red (|r).
 DIRE_STYLE = "|511"
 
-#: A die's colour: the first rule whose marks the die all has (so combinations come first).
-#: **Ruling:** every die that scores is marked, in every system (a V5 6-9, a Dice Check hit, a
-#: Whalefall die that met the face): what a roll's score counts can be seen, not only its 10s.
-MARK_STYLES = (
-    (frozenset({"hunger", "ten"}), BADGE),
-    (frozenset({"hunger", "one"}), BADGE),
-    (frozenset({"hunger", "success"}), SUCCESS_STYLE),
-    (frozenset({"hunger"}), "|r"),
-    (frozenset({"cancelled"}), "|x"),
-    (frozenset({"cancels"}), DIRE_STYLE),
-    (frozenset({"chance", "ten"}), "|g"),
-    (frozenset({"chance", "one"}), BADGE),
-    (frozenset({"chance"}), "|c"),
+#: The looks of the shared marks. A system's own marks (V5's Hunger dice, V20's cancelled
+#: successes, Seyruun's chance die) have the looks it declares (`System.mark_looks`), tried
+#: first: a die's colour is the first rule whose marks the die all has (so combinations come
+#: first). **Ruling:** every die that scores is marked, in every system (a V5 6-9, a Dice Check
+#: hit, a Whalefall die that met the face): what a roll's score counts can be seen, not only its
+#: 10s.
+SHARED_MARK_STYLES = (
     (frozenset({"double"}), "|g"),
     (frozenset({"ten"}), "|g"),
     (frozenset({"one"}), DIRE_STYLE),
     (frozenset({"success"}), SUCCESS_STYLE),
 )
+#: The same looks on the roll log's pages (rolllog/static/rolllog/rolllog.css has them; a
+#: system's own are added to its pages from `System.mark_looks`).
+BADGE_CSS = "background: #c00000; color: #fff; font-weight: bold; border-radius: 0.2em;"
+SUCCESS_CSS = "color: #007a00;"
+DIRE_CSS = "color: #a00000;"
+
+
+def _telnet_looks(looks):
+    return tuple((look.marks, look.telnet) for look in looks)
+
+
+def _label_looks(looks):
+    return tuple((look.marks, look.telnet) for look in looks if look.label)
+
+
+#: Every rule, the installed systems' first (read afresh: a system registered later counts).
+MARK_STYLES = systems.Declared("mark_looks", _telnet_looks, after=SHARED_MARK_STYLES)
 #: Looks added in front of the colour, for each of these marks a die has.
 MODIFIER_STYLES = ((REROLLED, "|u"),)
-#: A group's label takes this colour when every die of the group has the mark.
-LABEL_STYLES = (("hunger", "|r"), ("chance", "|c"))
+#: A group's label takes this colour when every die of the group has the marks.
+LABEL_STYLES = systems.Declared("mark_looks", _label_looks)
 #: An outcome's colour, by tone.
 TONE_STYLES = {
     "triumph": "|g",
@@ -659,17 +671,51 @@ def _fit(lines, width, indent=2):
 # ---------------------------------------------------------------- rolls
 
 
+def _colour(marks):
+    """The colour of a die with these marks: worked out once per set of marks and set of rules
+    (a roll draws every die for every width; the rules change only when a system registers)."""
+    rules = MARK_STYLES.items()
+    if _COLOURS.get("rules") is not rules:
+        _COLOURS.clear()
+        _COLOURS["rules"] = rules
+    colour = _COLOURS.get(marks)
+    if colour is None:
+        colour = _COLOURS[marks] = next((style for needed, style in rules if needed <= marks), "")
+    return colour
+
+
+_COLOURS = {}
+
+
 def _die_style(die):
     marks = die.marks
-    colour = next((style for needed, style in MARK_STYLES if needed <= marks), "")
     extra = "".join(style for mark, style in MODIFIER_STYLES if mark in marks)
-    return extra + colour
+    return extra + _colour(marks)
+
+
+_CSS_MARK = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def mark_css(looks=None, scope=".rolllog-dice .die"):
+    """
+    The roll log pages' CSS for the systems' own marks (`System.mark_looks`, every installed
+    system's), one rule a look. The pages have the shared marks' looks already
+    (rolllog/static/rolllog/rolllog.css); these come after them. A die takes the first look
+    that fits on telnet, so here the looks are written last-first: of two rules that fit equally
+    (a Hunger 10 is "hunger"+"ten" and "hunger"+"success"), the later, the telnet's first, wins.
+    """
+    looks = systems.declared("mark_looks") if looks is None else looks
+    rules = []
+    for look in reversed(tuple(looks)):
+        if look.css and all(_CSS_MARK.fullmatch(mark) for mark in look.marks):
+            selector = scope + "".join(f".mark-{mark}" for mark in sorted(look.marks))
+            rules.append(f"{selector} {{ {look.css.replace('<', '')} }}")
+    return "\n".join(rules)
 
 
 def format_die(die, modifiers=True):
     """One face with its look (`|g10|n`, `|[400|w1|n`, `|0307|n`, `3`); `modifiers=False`: colour only."""
-    style = _die_style(die) if modifiers else next(
-        (style for needed, style in MARK_STYLES if needed <= die.marks), "")
+    style = _die_style(die) if modifiers else _colour(die.marks)
     return f"{style}{die.face}|n" if style else str(die.face)
 
 
@@ -679,8 +725,8 @@ def _group_label(group):
         label = f"{label} (d{group.sides})".strip()
     if not label:
         return ""
-    style = next((style for mark, style in LABEL_STYLES
-                  if group.dice and all(die.has(mark) for die in group.dice)), "")
+    style = next((style for marks, style in LABEL_STYLES
+                  if group.dice and all(marks <= die.marks for die in group.dice)), "")
     return f"{style}{label}:|n" if style else f"{label}:"
 
 

@@ -477,6 +477,54 @@ class Sheet:
         return ""
 
 
+# ---------------------------------------------------------------- what a system declares
+
+
+@dataclass(frozen=True)
+class MarkLook:
+    """
+    How a die with every one of `marks` looks, for a mark a system adds (V5's "hunger", V20's
+    "cancelled", ...): the shared looks (`rules.display`) cover the shared marks, and a
+    system's own come first (a combination before its parts).
+
+    Args:
+        marks (frozenset of str): the marks a die must all have.
+        telnet (str): Evennia markup put in front of the face (`|r`, `|[400|w`).
+        css (str): CSS declarations for the roll log's pages (`color: #c00000;`), readable at
+            WCAG AA on the page's white.
+        label (bool): a group's label takes `telnet` too when every die of it has the marks
+            (the "Hunger:" of V5's Hunger dice).
+    """
+
+    marks: frozenset
+    telnet: str = ""
+    css: str = ""
+    label: bool = False
+
+
+@dataclass(frozen=True)
+class Example:
+    """
+    A typical roll of the system, as a player types it: what its help and the game's first
+    room show, and what tests play through the shared commands.
+
+    Args:
+        typed (str): what follows the command ("dex+stealth vs 3").
+        command (str): "+roll" or "+check" (numbers only).
+        stats (dict): traits set with `+stat` first ({"dex": 3}).
+        state (dict): traits set directly on the sheet (staff-only ones: {"hunger": 2}).
+    """
+
+    typed: str
+    command: str = "+roll"
+    stats: dict = field(default_factory=dict)
+    state: dict = field(default_factory=dict)
+
+    @property
+    def line(self):
+        return f"{self.command} {self.typed}"
+
+
 # ---------------------------------------------------------------- the interface
 
 
@@ -492,6 +540,19 @@ class System:
             this system (the shared ones are private and verify).
         roll_usage (str): the syntax line of `+roll` in this system.
         help (str): the system's part of the `+roll` help (syntax, switches, examples).
+
+    What players read of the system (the help, the first room, the home page, the connect
+    screen), declared here so that nothing shared names a system:
+        short (str): its short name ("V5"; the title by default).
+        blurb (str): one sentence on what its dice do, for people new to the game.
+        slogan (str): the game's slogan under this system.
+        example (Example): a typical roll.
+        tags (tuple of str): the tags its own lines start with (`[Rouse]`), beyond the
+            shared ones (`typeclasses.speech_text`): a player's speech naming one is marked.
+        mark_looks (tuple of MarkLook): how dice with its own marks look (a mark is any
+            word; `MARKS` are the ones the five systems use).
+        wing (str): where its wing is ("module:ATTRIBUTE"), for a system outside this
+            package; the package's own are found by key (`commands.dice_base.dice_wing`).
     """
 
     key = ""
@@ -500,6 +561,23 @@ class System:
     roll_usage = "+roll <pool>"
     check_usage = "+check <number>"
     help = ""
+    short = ""
+    blurb = ""
+    slogan = ""
+    example = Example("3", command="+check")
+    tags = ()
+    mark_looks = ()
+    wing = ""
+
+    @property
+    def name(self):
+        """What players call the system ("V5"): `short`, else the title."""
+        return self.short or self.title
+
+    @property
+    def odds_usage(self):
+        """The syntax line of `+odds`: `+roll`'s, without the comment."""
+        return self.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
 
     def configure(self, settings):
         """Take the game's settings (a mapping); return self. Refuse bad values with DiceError."""

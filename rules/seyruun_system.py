@@ -87,6 +87,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import seyruun
+from .display import BADGE, BADGE_CSS
+from .engine import Example, MarkLook
 from .engine import (CHANCE, CHOICE, DOUBLE, FAIL, FLAG, NUMBER, ONE, SUCCESS, TEN, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller,
                      RollRequest, RollView, Sheet, SheetSection, System, plural, read_whole, split_vs)
@@ -512,6 +514,18 @@ class SeyruunSystem(System):
     roll_switches = ("willpower", "multi", "damage", "soak")
     roll_usage = "+roll <pool> [vs <successes>] [/willpower] [/multi <actions>] [# <comment>]"
     check_usage = "+check <number> [vs <successes>] [# <comment>]"
+    # What players read of this system (`System`: the help, the first room, the home page and
+    # the connect screen), and the looks of its chance die.
+    blurb = ("Seyruun: an Attribute and a Skill against the successes needed; a 10 counts twice, "
+             "and with no dice left you roll a chance die.")
+    slogan = "Chance dice, heroic successes and an honest record"
+    example = Example("dex+stealth vs 2", stats={"dex": 3}, state={"stealth": 2})
+    tags = ("Resist",)
+    mark_looks = (
+        MarkLook(frozenset({CHANCE, TEN}), "|g"),
+        MarkLook(frozenset({CHANCE, ONE}), BADGE, BADGE_CSS),
+        MarkLook(frozenset({CHANCE}), "|c", "font-style: italic;", label=True),
+    )
     help = """\
 Seyruun: your pool is an Attribute plus a Skill, or a Discipline, Path
 or Racial Power Tree in its place (+roll cha+dominate). No Skill dots:

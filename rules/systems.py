@@ -31,6 +31,8 @@ DEFAULT_SYSTEM = "v5"
 # Systems registered as objects (tests' toy systems), over the paths above.
 _REGISTERED = {}
 _CONFIGURED = {}
+# What every installed system declares (`declared`), gathered once until the registry changes.
+_DECLARED = {}
 
 
 def available():
@@ -47,12 +49,14 @@ def register(system):
     check_system(system)
     _REGISTERED[system.key] = system
     _CONFIGURED.pop(system.key, None)
+    _DECLARED.clear()
     return system
 
 
 def unregister(key):
     _REGISTERED.pop(_key(key), None)
     _CONFIGURED.pop(_key(key), None)
+    _DECLARED.clear()
 
 
 def get_system(key=None):
@@ -78,6 +82,16 @@ def get_system(key=None):
     if not isinstance(system, System):
         raise DiceError(f"The dice system '{key}' is not installed ({module_name} has no {attribute or 'SYSTEM'}).")
     return check_system(system)
+
+
+def slogan_of(system=None):
+    """The slogan of a system or key (`System.slogan`, or one made of its name); a neutral one
+    for a key that does not load (the game's start refuses it later, with a clear message)."""
+    try:
+        system = system if isinstance(system, System) else get_system(system)
+    except DiceError:
+        return "Storyteller dice and an honest record"
+    return system.slogan or f"{system.name} dice and an honest record"
 
 
 def installed():
@@ -110,3 +124,50 @@ def configure(key=None, settings=None):
 def reset():
     """Forget every configured system (tests that change the settings call this)."""
     _CONFIGURED.clear()
+
+
+def declared(attribute):
+    """
+    Every installed system's `attribute` (a tuple: its tags, its mark looks, ...), joined in
+    registry order, each item once: what the shared display and speech read instead of a
+    table of systems, so a system registered later is served like the five. Gathered once
+    (every installed system imported, as the roll log may show any system's old rolls) and
+    again after `register`/`unregister`.
+    """
+    if attribute not in _DECLARED:
+        items = [item for key in installed() for item in getattr(get_system(key), attribute, ())]
+        _DECLARED[attribute] = tuple(dict.fromkeys(items))
+    return _DECLARED[attribute]
+
+
+class Declared:
+    """
+    A read-only sequence of `declared(attribute)` (with `shared` items after or before), read
+    afresh on each use: a module-level name (`SYSTEM_TAGS`, `MARK_STYLES`) that stays right
+    when a system is registered after the module was imported.
+    """
+
+    def __init__(self, attribute, convert=tuple, before=(), after=()):
+        self.attribute, self.convert, self.before, self.after = attribute, convert, tuple(before), tuple(after)
+        self._seen = None
+
+    def items(self):
+        found = declared(self.attribute)
+        if self._seen is None or self._seen[0] is not found:
+            self._seen = (found, tuple(dict.fromkeys((*self.before, *self.convert(found), *self.after))))
+        return self._seen[1]
+
+    def __iter__(self):
+        return iter(self.items())
+
+    def __len__(self):
+        return len(self.items())
+
+    def __getitem__(self, index):
+        return self.items()[index]
+
+    def __contains__(self, item):
+        return item in self.items()
+
+    def __repr__(self):
+        return f"Declared({self.attribute!r}: {self.items()!r})"

@@ -79,6 +79,8 @@ difficulty instead).
 from fractions import Fraction
 
 from . import v20, v20_health
+from .display import DIRE_CSS, DIRE_STYLE
+from .engine import Example, MarkLook
 from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
@@ -501,6 +503,18 @@ class V20System(System):
     roll_switches = ("spec", "willpower", "ignorepain", "auto", "retry")
     roll_usage = "+roll <pool> [vs <difficulty>] [# <comment>]"
     check_usage = "+check <number> [vs <difficulty>] [# <comment>]"
+    # What players read of this system (`System`: the help, the first room, the home page and
+    # the connect screen), and the looks of its cancelled successes.
+    short = "V20"
+    blurb = ("Classic Storyteller (V20): each die against a difficulty, each 1 cancels a success, "
+             "and only 1s left is a botch.")
+    slogan = "Difficulties, botches and an honest record"
+    example = Example("dex+brawl vs 6", stats={"dex": 3}, state={"brawl": 2})
+    tags = ("Damage", "Heal", "Wounds")
+    mark_looks = (
+        MarkLook(frozenset({CANCELLED}), "|x", "text-decoration: line-through; color: #5c5c5c; font-weight: normal;"),
+        MarkLook(frozenset({CANCELS}), DIRE_STYLE, DIRE_CSS),
+    )
     sheet = V20Sheet()
     help = """\
 V20: your pool is Attribute + Ability (dex+brawl); the difficulty is

@@ -41,6 +41,8 @@ import re
 from fractions import Fraction
 
 from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_rouse, v5_sheet
+from .display import BADGE, BADGE_CSS, SUCCESS_CSS, SUCCESS_STYLE
+from .engine import Example, MarkLook
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
 from .pools import build_pool, check_total
@@ -150,6 +152,19 @@ class V5System(System):
     roll_switches = ("willpower",)
     roll_usage = "+roll <pool> [vs <difficulty>] [# <comment>]"
     check_usage = "+check <number> [vs <difficulty>] [# <comment>]"
+    # What players read of this system (`System`: the help, the first room, the home page and
+    # the connect screen), and the looks of its Hunger dice.
+    short = "V5"
+    blurb = "Vampire: The Masquerade 5th edition: Hunger dice, messy criticals and bestial failures."
+    slogan = "Hunger dice, messy criticals and an honest record"
+    example = Example("dex+stealth vs 3", stats={"dex": 3}, state={"stealth": 2, "hunger": 2})
+    tags = ("Rouse", "Hunger", "Slake", "Remorse", "Frenzy")
+    mark_looks = (
+        MarkLook(frozenset({HUNGER, TEN}), BADGE, BADGE_CSS),
+        MarkLook(frozenset({HUNGER, ONE}), BADGE, BADGE_CSS),
+        MarkLook(frozenset({HUNGER, SUCCESS}), SUCCESS_STYLE, SUCCESS_CSS),
+        MarkLook(frozenset({HUNGER}), "|r", "color: #c00000;", label=True),
+    )
     sheet = V5Sheet()
     help = """\
 V5: your pool adds Attributes, Skills, Disciplines and numbers; a

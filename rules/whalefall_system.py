@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import whalefall
+from .engine import Example
 from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
                      RollView, Sheet, SheetSection, System, plural, split_vs)
 from .errors import DiceError
@@ -182,6 +183,13 @@ class WhalefallSystem(System):
     roll_switches = ()
     roll_usage = "+roll <skill>[+/-<n>] [d<sides>] vs (<face>,<count>) [# <comment>]"
     check_usage = "+check <n>[d<sides>] vs (<face>,<count>) [# <comment>]"
+    # What players read of this system (`System`: the help, the first room, the home page and
+    # the connect screen).
+    blurb = ("Whalefall: your skill's dice against a target number (face, count), and a partial "
+             "success or failure for the GM to rule.")
+    slogan = "Faces, counts, partial successes and an honest record"
+    example = Example("4 vs (5,2)", command="+check", stats={"athletics": 3})
+    tags = ("Partial",)
     help = """\
 Whalefall: your level in the skill is your pool of d10s. The target
 number (face,count) asks for at least <count> dice showing <face> or

@@ -1,7 +1,8 @@
 """
-The Dice help topics (game/world/help_entries.py): the V5 guide ends "See also: help hunger,
-help rouse, help willpower, help disciplines", and `help dice` is the one-screen guide. Each
-must answer, and none may open Evennia's pager.
+The Dice help topics (commands/help_entries.py, and each system's own, commands/<key>/help.py):
+the V5 guide ends "See also: ... help hunger, help rouse, help willpower, help disciplines",
+and `help dice` is the one-screen guide. Each must answer, and none may open Evennia's pager,
+under every installed system.
 
 Evennia 6.1 pages help through `evennia.utils.evmore` when the message has more lines than the
 session's SCREENHEIGHT - 4 (`settings.CLIENT_DEFAULT_HEIGHT`, 45, unless the client reports its
@@ -28,8 +29,24 @@ WIDTH = settings.CLIENT_DEFAULT_WIDTH
 # help's frame around an entry's text: rule, title, blank line ... rule, plus room for the
 # "Other topic suggestions:" heading and two lines of suggestions.
 FRAME = 4 + 3
-DICE_ENTRIES = [entry for entry in HELP_ENTRY_DICTS if entry.get("category") == "Dice"]
+SHARED_ENTRIES = [entry for entry in HELP_ENTRY_DICTS if entry.get("category") == "Dice"]
 SEED_TOPICS = ("dice", "hunger", "rouse", "willpower", "disciplines")
+
+
+def system_entries(key):
+    """The entries the game's help adds under `key` (its guide, its topics, its rules)."""
+    from storyteller_dice.commands.dice_base import dice_wing
+    from storyteller_dice.commands.help_entries import system_entries as entries
+    from storyteller_dice.rules import systems
+
+    system = systems.get_system(key)
+    return entries(system, dice_wing(system))
+
+
+def every_dice_entry():
+    from storyteller_dice.rules import systems
+
+    return SHARED_ENTRIES + [entry for key in systems.installed() for entry in system_entries(key)]
 
 
 def text_lines(entry):
@@ -46,27 +63,26 @@ def test_page_height_is_what_evennia_uses():
     assert PAGE == 41
 
 
-def test_every_seed_topic_is_a_dice_entry():
-    keys = {entry["key"] for entry in DICE_ENTRIES}
-    assert set(SEED_TOPICS) <= keys
-    assert "verifying rolls" in keys
+def test_every_seed_topic_is_a_dice_entry(db):  # db: Evennia initialised (the wings import its Command)
+    assert set(SEED_TOPICS) <= {entry["key"] for entry in system_entries("v5")}
+    assert "verifying rolls" in {entry["key"] for entry in SHARED_ENTRIES}
 
 
-@pytest.mark.parametrize("entry", DICE_ENTRIES, ids=lambda entry: entry["key"])
-def test_dice_entry_fits_one_page(entry):
-    lines = text_lines(entry)
-    assert len(lines) + FRAME <= PAGE, f"{entry['key']}: {len(lines)} lines of text"
-    too_wide = [line for line in lines if len(line) > WIDTH]
-    assert not too_wide, too_wide
+def test_dice_entries_fit_one_page(db):
+    for entry in every_dice_entry():
+        lines = text_lines(entry)
+        assert len(lines) + FRAME <= PAGE, f"{entry['key']}: {len(lines)} lines of text"
+        too_wide = [line for line in lines if len(line) > WIDTH]
+        assert not too_wide, too_wide
 
 
-@pytest.mark.parametrize("entry", DICE_ENTRIES, ids=lambda entry: entry["key"])
-def test_no_stray_pipe(entry):
+def test_no_stray_pipe(db):
     # A lone `|` is Evennia markup (`|c` turns text cyan): every one must be a colour code.
-    text = entry["text"].replace("||", "")
-    for at, char in enumerate(text):
-        if char == "|":
-            assert text[at + 1] in "wnWrRgGyYcC", f"{entry['key']}: {text[at:at + 12]!r}"
+    for entry in every_dice_entry():
+        text = entry["text"].replace("||", "")
+        for at, char in enumerate(text):
+            if char == "|":
+                assert text[at + 1] in "wnWrRgGyYcC", f"{entry['key']}: {text[at:at + 12]!r}"
 
 
 class TestHelpCommand(EvenniaCommandTest):

@@ -8,7 +8,8 @@ entry opens the pager; the shared commands add the system's own help).
 pager, which opens when the message has more than CLIENT_DEFAULT_HEIGHT - 4 = 41 lines
 (`evennia.utils.evmore`), and no line may be wider than CLIENT_DEFAULT_WIDTH (78): the pager
 does not re-wrap, so a wider line takes two rows. The long explanations live in file help
-entries (game/world/help_entries.py), each held to the same page here.
+entries (commands/help_entries.py and the system's own, commands/<key>/help.py), each held to
+the same page here.
 
 The character's commands are the ones `CharacterCmdSet` builds under the setting: the shared
 ones plus the configured system's wing cmdset (commands/default_cmdsets.py reads the wing
@@ -78,7 +79,8 @@ class HelpPages(EvenniaCommandTest):
                     assert output.startswith("-"), output[:200]
                     assert f"Help for {key}" in output, output[:300]
                     self.assert_one_page(key, output, system)
-            for topic in ["dice"] + DICE_ENTRY_KEYS:
+            own = [topic["key"] for topic in dice_wing().help_topics]
+            for topic in ["dice", system] + DICE_ENTRY_KEYS + own:
                 with self.subTest(system=system, topic=topic):
                     output = self.help(topic, cmdset)
                     assert f"Help for {topic}" in output, output[:300]

@@ -1,7 +1,8 @@
 """
 What a newcomer sees first: the home page (game/web/templates/website/index.html), the
-connection screen (game/server/conf/connection_screens.py) and Limbo's description
-(game/server/conf/at_initial_setup.py).
+connection screen and Limbo's description (typeclasses/welcome.py, which the game's
+server/conf/connection_screens.py and at_initial_setup.py call). Under each system:
+tests/test_help_systems.py.
 """
 
 import re
@@ -27,9 +28,10 @@ def test_home_page_presents_the_game(client):
 
 
 def test_connection_screen_is_the_game():
-    from server.conf.connection_screens import CONNECTION_SCREEN
+    from evennia.utils.utils import callables_from_module
 
-    screen = ansi.strip_ansi(CONNECTION_SCREEN)
+    # As Evennia's `look` at the login screen finds it: a function defined in the module.
+    screen = ansi.strip_ansi(callables_from_module("server.conf.connection_screens")["connection_screen"]())
     assert f"Welcome to {settings.SERVERNAME}!" in screen
     assert "create <username> <password>" in screen
     assert "connect <username> <password>" in screen
@@ -41,13 +43,14 @@ class TestLimbo(EvenniaTest):
     def test_evennia_text_is_replaced_once_and_a_builders_is_kept(self):
         from evennia.server.initial_setup import LIMBO_DESC as EVENNIA_DESC
 
-        from server.conf import at_initial_setup as setup
+        from server.conf import at_initial_setup
+        from storyteller_dice.typeclasses import welcome as setup
 
         limbo = self.room1  # the test's #2-like room: point the lookup at it
         limbo.db.desc = str(EVENNIA_DESC).strip()
         with patch.object(setup, "_limbo", lambda: limbo):
-            setup.at_initial_setup()
-            assert limbo.db.desc == setup.LIMBO_DESC
+            at_initial_setup.at_initial_setup()
+            assert limbo.db.desc == setup.limbo_text()
             assert "help dice" in limbo.db.desc
             assert setup.describe_limbo() is False  # already ours
             limbo.db.desc = "A builder's own Limbo."

@@ -45,20 +45,30 @@ commands, because the typeclasses need it and never import from `commands/`.
 import re
 import unicodedata
 
+from storyteller_dice.rules import systems
 from storyteller_dice.rules.display import colour_only, inert, shown_at
 from storyteller_dice.typeclasses.inputfilter import clean_line
 
-# The tags our system lines start with. Kept here, in one place; tests/test_speech.py checks
-# that every `|w[...]` tag in commands/ and rolllog/ is in this list.
-SYSTEM_TAGS = (
-    "Roll", "Private roll", "Contest", "Teamwork", "Rouse", "Verify", "Hunger", "Slake",
-    "Willpower", "Odds", "Remorse", "Frenzy", "Extended", "Staff", "Record", "System",
-    "Partial", "Private contest", "Contest odds", "Damage", "Heal", "Wounds", "Resist", "Reroll", "Fairness",
+# The tags our lines start with: the shared commands' here, each system's own as it declares
+# them (`System.tags`, every installed system's, read afresh so a system registered later is
+# served too). tests/test_speech.py checks that every `|w[...]` tag in commands/ and rolllog/
+# is in this list.
+SHARED_TAGS = (
+    "Roll", "Private roll", "Contest", "Private contest", "Contest odds", "Teamwork", "Extended",
+    "Willpower", "Reroll", "Verify", "Odds", "Staff", "Record", "System", "Fairness",
 )
+SYSTEM_TAGS = systems.Declared("tags", before=SHARED_TAGS)
+_TAGS = {}
 
-_TAG = re.compile(
-    r"\[\s*(?:%s)\s*\]" % "|".join(r"\s+".join(map(re.escape, tag.lower().split())) for tag in SYSTEM_TAGS)
-)
+
+def _tag_pattern():
+    """The tags' pattern, compiled once for each set of tags."""
+    tags = SYSTEM_TAGS.items()
+    if tags not in _TAGS:
+        _TAGS.clear()
+        _TAGS[tags] = re.compile(
+            r"\[\s*(?:%s)\s*\]" % "|".join(r"\s+".join(map(re.escape, tag.lower().split())) for tag in tags))
+    return _TAGS[tags]
 
 
 def _fold(char):
@@ -77,7 +87,7 @@ def mark_tags(text, speaker):
     # Zero-width format characters are skipped, so `[Ro<ZWSP>ll]` is found too.
     kept = [(i, _fold(c)) for i, c in seen if unicodedata.category(c) != "Cf"]
     folded = "".join(c for _, c in kept)
-    starts = [kept[match.start()][0] for match in _TAG.finditer(folded)]
+    starts = [kept[match.start()][0] for match in _tag_pattern().finditer(folded)]
     if not starts:
         return text
     marker = f"({literal(speaker)})"

@@ -42,6 +42,7 @@ from storyteller_dice.typeclasses import access
 
 from .. import pending
 from ..dice_base import Wing, dice_system, find_character, record_action
+from .help import GUIDE, TOPICS
 
 NOT_YOURS = ("{name}'s sheet is their player's: give the TN as a number (like {example}), "
              "or roll the check for them to answer.")
@@ -49,6 +50,7 @@ WOUNDED = "{who}'s damage check{code} gives you {wounds} wounds: {before} -> {af
 
 
 class DiceCheckWing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = ("answer", "decline")
     odds_switches = ("contest",)
     roll_help = """\

@@ -32,12 +32,14 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing
+from .help import GUIDE, TOPICS
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
 
 WING_SWITCHES = ("extended", "status", "stop", "reroll")
 
 
 class SeyruunWing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = WING_SWITCHES
     odds_switches = ("contest",)
     odds_help = """\

@@ -23,12 +23,14 @@ from storyteller_dice.rules import v20_system
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing
+from .help import GUIDE, TOPICS
 from . import character as v20_character
 
 OWN_SWITCHES = ("multi", "extended", "status", "stop")
 
 
 class V20Wing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = OWN_SWITCHES
     odds_switches = ("contest",)
     odds_help = """\

@@ -20,6 +20,7 @@ from storyteller_dice.rules.randomness import get_rng
 
 from . import contest, teamwork, willpower
 from ..dice_base import Wing
+from .help import GUIDE, TOPICS
 from .character import in_frenzy, spend_willpower
 from .cmdset import V5CmdSet
 from .contest_odds import contest_odds_command
@@ -30,6 +31,7 @@ EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 
 
 class V5Wing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = ("extended", "status", "stop", "surge")
     odds_switches = ("reroll", "contest")
     roll_help = """\

@@ -18,9 +18,11 @@ from storyteller_dice.rules.display import wrap
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing, is_staff, send
+from .help import GUIDE, TOPICS
 
 
 class WhalefallWing(Wing):
+    guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     odds_switches = ("contest",)  # only to say that there is none
     roll_help = """\
 Examples:

@@ -1,35 +1,46 @@
 # -*- coding: utf-8 -*-
 """
-The connection screen: what a player sees on connecting, before logging in (Evennia shows
-`CONNECTION_SCREEN`; `look` shows it again). It names this game and how to start: create an
-account, connect, and where the dice guide is. Its rules are bright cyan (|c), not Evennia's
-blue: blue on the web client's black is 2.4:1, under WCAG AA's 4.5:1.
+Connection screen
+
+This is the text to show the user when they first connect to the game (before
+they log in).
+
+To change the login screen in this module, do one of the following:
+
+- Define a function `connection_screen()`, taking no arguments. This will be
+  called first and must return the full string to act as the connection screen.
+  This can be used to produce more dynamic screens.
+- Alternatively, define a string variable in the outermost scope of this module
+  with the connection string that should be displayed. If more than one such
+  variable is given, Evennia will pick one of them at random.
+
+The commands available to the user when the connection screen is shown
+are defined in evennia.default_cmds.UnloggedinCmdSet. The parsing and display
+of the screen is done by the unlogged-in "look" command.
+
 """
 
 from django.conf import settings
 
 from evennia import utils
+from storyteller_dice.typeclasses import welcome
+
+
+def connection_screen():
+    return welcome.connection_screen()
+
 
 CONNECTION_SCREEN = """
-|c==============================================================|n
- Welcome to |w{name}|n!
- {slogan}
+|b==============================================================|n
+ Welcome to |g{}|n, version {}!
 
- Storyteller dice for a MUSH: roll your pool in the room, and
- everyone sees the same honest result. Vampire: The Masquerade
- 5th edition by default: Hunger dice, messy criticals, bestial
- failures.
-
- New here? Create an account (without the <>'s):
-      |wcreate <username> <password>|n
- Already have one? Connect to it:
+ If you have an existing account, connect to it by typing:
       |wconnect <username> <password>|n
+ If you need to create an account, type (without the <>'s):
+      |wcreate <username> <password>|n
 
- Enclose a name with spaces in quotes. Once in, |whelp dice|n is a
- one-screen guide to rolling. |wlook|n shows this screen again.
-|c==============================================================|n
- Evennia {version}""".format(
-    name=settings.SERVERNAME,
-    slogan=settings.GAME_SLOGAN,
-    version=utils.get_evennia_version("short"),
+ If you have spaces in your username, enclose it in quotes.
+ Enter |whelp|n for more info. |wlook|n will re-show this screen.
+|b==============================================================|n""".format(
+    settings.SERVERNAME, utils.get_evennia_version("short")
 )

@@ -37,7 +37,6 @@ REPO_DIR = _REPO_DIR
 ######################################################################
 
 SERVERNAME = "Storyteller Dice"
-GAME_SLOGAN = "Hunger dice, messy criticals and an honest record"
 
 _PORT_BASE = int(os.environ.get("GAME_PORT_BASE", "4000"))
 TELNET_PORTS = [_PORT_BASE]
@@ -116,6 +115,10 @@ else:
 
 # Which game system the dice commands use (see rules/systems.py for the registry).
 DICE_SYSTEM = os.environ.get("DICE_SYSTEM", "v5")
+# The game's slogan is the dice system's own (Evennia's pages show it); an unknown system is
+# refused at start (commands/hooks.py), with a clear message, not here.
+from storyteller_dice.rules.systems import slogan_of  # noqa: E402
+GAME_SLOGAN = slogan_of(DICE_SYSTEM)
 # "official" (V5 core: any non-win with a Hunger 1) or "total_failure" (the reading where a
 # bestial failure is 0 successes with Hunger dice rolled).
 V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")

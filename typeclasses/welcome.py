@@ -1,0 +1,128 @@
+"""
+What a newcomer reads before the first roll, in the configured system's words: the connection
+screen (`connection_screen`, which a host's `server/conf/connection_screens.py` imports:
+Evennia shows what it returns), the first room's description (`describe_limbo`, from the
+host's `server/conf/at_initial_setup.py`) and the home page's lines (`rolllog`'s template tags
+`dice_words`). Each asks the configured `System` (its `name`, `blurb`, `slogan`, `example`,
+usages): nothing here names a system, so a sixth one reads as its own.
+
+It sits with the typeclasses, below the commands, because the web pages use it too.
+"""
+
+import textwrap
+
+from django.conf import settings
+from evennia.utils.utils import get_evennia_version
+
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.display import escape
+
+from .system import dice_system
+
+RULE = "|c==============================================================|n"
+SCREEN_WIDTH = 62  # the rule's width: the screen's lines fit between its ends
+
+# Evennia's own Limbo description starts so (it is translated, so only its start is compared).
+_EVENNIA_LIMBO_STARTS = ("Welcome to your new |wEvennia|n-based game", "Welcome to your new Evennia")
+
+
+def slogan(system=None):
+    """The system's slogan (`System.slogan`), or one made from its name."""
+    return systems.slogan_of(system or dice_system())
+
+
+def blurb(system=None):
+    """One sentence on what the system's dice do (`System.blurb`), or its title."""
+    system = system or dice_system()
+    return system.blurb or f"The dice system is {system.title}."
+
+
+def example_usage(system=None):
+    """(the usage of the command of the system's example roll, the example as typed)."""
+    system = system or dice_system()
+    example = system.example
+    usage = system.check_usage if example.command == "+check" else system.roll_usage
+    return usage, example.line
+
+
+def connection_screen():
+    """The screen before logging in: the game's name, the slogan, the system and how to start."""
+    about = ("Storyteller dice for a MUSH: roll your pool in the room, and everyone sees the same "
+             f"honest result. {blurb()}")
+    lines = [
+        RULE,
+        f" Welcome to |w{escape(settings.SERVERNAME)}|n!",
+        f" {escape(slogan())}",
+        "",
+        *(" " + line for line in textwrap.wrap(escape(about), SCREEN_WIDTH - 2)),
+        "",
+        " New here? Create an account (without the <>'s):",
+        "      |wcreate <username> <password>|n",
+        " Already have one? Connect to it:",
+        "      |wconnect <username> <password>|n",
+        "",
+        " Enclose a name with spaces in quotes. Once in, |whelp dice|n is a",
+        " one-screen guide to rolling. |wlook|n shows this screen again.",
+        RULE,
+        f" Evennia {get_evennia_version('short')}",
+    ]
+    return "\n".join(lines)
+
+
+def limbo_text(system=None):
+    """The first room's description, for the system."""
+    system = system or dice_system()
+    usage, example = example_usage(system)
+    return (
+        "The quiet place between scenes. Nothing here is in character: this is where everyone "
+        "arrives and where the story is set up.\n\n"
+        f"Rolling here ({escape(system.name)}): |w{escape(usage)}|n (|w{escape(example)}|n) rolls "
+        "your dice in the room; everyone sees the same result and its code. |whelp dice|n is "
+        "the guide, |w+sheet|n your character, |wooc <text>|n speaks out of character."
+    )
+
+
+def _limbo():
+    # A model, imported once Django is set up: Evennia imports the connection screen (and so
+    # this module) while it starts, before its apps are ready.
+    from evennia.objects.models import ObjectDB
+
+    # Evennia makes Limbo #2 (settings.DEFAULT_HOME); find it by that, else by name.
+    home = str(getattr(settings, "DEFAULT_HOME", "#2")).lstrip("#")
+    limbo = ObjectDB.objects.filter(id=int(home)).first() if home.isdigit() else None
+    if limbo is None:
+        limbo = ObjectDB.objects.filter(db_key__iexact="Limbo").first()
+    return limbo
+
+
+def _ours(text):
+    """Whether a description is Evennia's own or one of ours (for any installed system)."""
+    if text.startswith(_EVENNIA_LIMBO_STARTS):
+        return True
+    return any(text == limbo_text(systems.get_system(key)).strip() for key in systems.installed())
+
+
+def describe_limbo(force=False):
+    """
+    Give Limbo this game's description; return True if it changed. Only while Limbo has
+    Evennia's own text, one of ours (another system's, after `DICE_SYSTEM` changed) or none,
+    so a description a builder wrote is never overwritten. For a database made before this
+    existed, run it once: `py from storyteller_dice.typeclasses.welcome import describe_limbo;
+    describe_limbo()`.
+    """
+    limbo = _limbo()
+    if limbo is None:
+        return False
+    current = (limbo.db.desc or "").strip()
+    if not force and current and not _ours(current):
+        return False
+    text = limbo_text()
+    if current == text.strip():
+        return False
+    limbo.db.desc = text
+    return True
+
+
+def at_initial_setup():
+    """Evennia's first start (it ignores tracebacks here, so this stays this simple)."""
+    describe_limbo()
