@@ -140,20 +140,15 @@ After any roll, +willpower rerolls up to three regular dice and
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
 
     def pending_lines(self, character):
-        from . import contest, teamwork, willpower
+        from . import teamwork, willpower  # (the challenges' lines are the shared commands.contest's)
 
-        return contest.pending_lines(character) + teamwork.pending_lines(character) + willpower.pending_lines(character)
+        return teamwork.pending_lines(character) + willpower.pending_lines(character)
 
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
         from . import willpower
 
         return willpower.panel_actions(character)
-
-    def at_server_start(self):
-        from . import contest
-
-        contest.restore_challenges()
 
 
 WING = V5Wing()
