@@ -283,7 +283,7 @@ def draw_contest(outcome, comment="", private_to=None, width=80):
 def contest_record(cmd, outcome, comment, **extra):
     """The roll log's record of a contest, in the shape every roll has (`view`, `sides`, `verdict`)."""
     record = {
-        "kind": "contest",
+        "kind": cmd.kind,
         "command": cmd.raw_string.strip(),
         "comment": comment,
         "system": dice_system().key,
@@ -330,6 +330,7 @@ class ContestCommand(DiceCommand):
     locks = "cmd:all()"
     switch_options = ("private",) + ACTIONS
     answer_usage = "<pool>"
+    kind = "contest"  # the roll log's kind of the entry
 
     def run(self):
         if not hasattr(self.caller, "roller"):
