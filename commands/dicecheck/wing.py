@@ -34,7 +34,6 @@ Rulings:
   wounds are said and not applied.
 """
 
-import time
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
@@ -90,16 +89,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
             return False
         challenge.ask(cmd, target)
         return True
-
-    def pending_lines(self, character):
-        from . import challenge
-
-        held = challenge.live(pending.load(character, challenge.CHALLENGE))
-        if not held or held.get("from") is None:
-            return []
-        name = escape(held["from"].key)
-        left = pending.minutes(challenge.SECONDS - (time.time() - float(held.get("at", 0))))
-        return [f"{name}'s check waits for your answer ({left} left): +roll/answer {name} or +roll/decline {name}."]
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
