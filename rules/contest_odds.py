@@ -80,6 +80,33 @@ def compare(weights_a, weights_b):
     return Comparison(higher, lower, tie)
 
 
+def contest_figures(ways_a, ways_b, names=("a", "b"), tie_winner=None, extra=None):
+    """
+    A contest's chances as every system's odds give them, from each side's whole ways.
+
+    Args:
+        ways_a, ways_b: each side's (score, ways) pairs (out of its own total of ways).
+        names (str, str): the sides' names in the keys ("attacker", "defender").
+        tie_winner (str or None): the side (one of `names`) who takes a tie, or None (nobody:
+            then there are no "overall" figures).
+        extra (dict): the system's own figures, as ways out of both totals multiplied.
+
+    Returns:
+        dict of Fractions: `<a>_wins`, `<b>_wins` (a higher score), `tie`, and with a tie
+        winner `<a>_wins_overall`, `<b>_wins_overall`; then `extra`'s keys.
+    """
+    a, b = _items(ways_a, "The first distribution"), _items(ways_b, "The second distribution")
+    higher, lower, tie = compare(a, b)
+    first, second = names
+    counts = {f"{first}_wins": higher, f"{second}_wins": lower, "tie": tie}
+    if tie_winner is not None:
+        counts[f"{first}_wins_overall"] = higher + (tie if tie_winner == first else 0)
+        counts[f"{second}_wins_overall"] = lower + (tie if tie_winner == second else 0)
+    counts.update(extra or {})
+    total = sum(weight for _, weight in a) * sum(weight for _, weight in b)
+    return {key: Fraction(value, total) for key, value in counts.items()}
+
+
 def at_least(weights_a, weights_b, margin):
     """
     Weight of A - B >= `margin` for independent A and B (any whole `margin`, negative too):

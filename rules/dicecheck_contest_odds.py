@@ -20,7 +20,7 @@ Pure Python, standard library only.
 from fractions import Fraction
 
 from . import dicecheck
-from .contest_odds import at_least, compare
+from .contest_odds import at_least, contest_figures
 
 ACTIVE, OTHER = "active", "other"
 TIE_WINNER = ACTIVE  # rules.dicecheck's ruling: Hits >= TN succeeds
@@ -54,17 +54,8 @@ def contest_odds(active_pool, active_threshold, other_pool, other_threshold):
     """
     a = side_ways(active_pool, active_threshold)
     o = side_ways(other_pool, other_threshold)
-    active_wins, other_wins, tie = compare(a, o)
-    counts = {
-        "active_wins": active_wins,
-        "other_wins": other_wins,
-        "tie": tie,
-        "active_wins_overall": active_wins + tie,
-        "other_wins_overall": other_wins,
-        "big_botch": at_least(o, a, dicecheck.BIG_BOTCH),
-    }
+    answer = contest_figures(a, o, (ACTIVE, OTHER), TIE_WINNER, {"big_botch": at_least(o, a, dicecheck.BIG_BOTCH)})
     denominator = dicecheck.SIDES ** (active_pool + other_pool)
-    answer = {key: Fraction(counts[key], denominator) for key in KEYS}
     # Degree d covers Effects 2**(d-1) .. 2**d - 1 (the first degree also Effect 0).
     dos, degree, low = {}, 1, 0
     while low <= active_pool:

@@ -20,11 +20,9 @@ command's ruling, `commands.seyruun.contest.base_attribute`).
 Pure Python, standard library only.
 """
 
-from fractions import Fraction
-
 from . import seyruun
 from .checks import is_int
-from .contest_odds import compare
+from .contest_odds import contest_figures
 from .errors import DiceError
 
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -80,18 +78,8 @@ def contest_odds(attacker_dice, defender_dice, attacker_attribute, defender_attr
     winner = tie_winner(attacker_attribute, defender_attribute)
     a, a_botch = side_ways(attacker_dice)
     d, d_botch = side_ways(defender_dice)
-    attacker_wins, defender_wins, tie = compare(a, d)
-    total_a, total_d = 10 ** rolled(attacker_dice), 10 ** rolled(defender_dice)
-    counts = {
-        "attacker_wins": attacker_wins,
-        "defender_wins": defender_wins,
-        "tie": tie,
-        "attacker_wins_overall": attacker_wins + (tie if winner == ATTACKER else 0),
-        "defender_wins_overall": defender_wins + (tie if winner == DEFENDER else 0),
-        "attacker_botch": a_botch * total_d,
-        "defender_botch": d_botch * total_a,
-    }
-    denominator = total_a * total_d
-    answer = {key: Fraction(counts[key], denominator) for key in KEYS}
+    extra = {"attacker_botch": a_botch * 10 ** rolled(defender_dice),
+             "defender_botch": d_botch * 10 ** rolled(attacker_dice)}
+    answer = contest_figures(a, d, (ATTACKER, DEFENDER), winner, extra)
     answer["tie_winner"] = winner
     return answer

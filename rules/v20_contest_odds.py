@@ -24,11 +24,10 @@ four-term polynomial, cached per pool, difficulty and Specialty), turned into wh
 Pure Python, standard library only.
 """
 
-from fractions import Fraction
 from typing import NamedTuple
 
 from . import v20
-from .contest_odds import compare
+from .contest_odds import contest_figures
 
 FIRST, SECOND = "first", "second"  # as rules.v20.resist names the winner; None: nobody
 TIE_WINNER = None  # docs/v20.md: equal nets, nobody wins
@@ -80,14 +79,5 @@ def contest_odds(first, second):
     first, second = Side(*first), Side(*second)
     a, a_botch = side_ways(first)
     b, b_botch = side_ways(second)
-    first_wins, second_wins, tie = compare(a, b)
-    total_a, total_b = 10**first.dice, 10**second.dice
-    counts = {
-        "first_wins": first_wins,
-        "second_wins": second_wins,
-        "tie": tie,
-        "first_botch": a_botch * total_b,
-        "second_botch": b_botch * total_a,
-    }
-    denominator = total_a * total_b
-    return {key: Fraction(counts[key], denominator) for key in KEYS}
+    extra = {"first_botch": a_botch * 10**second.dice, "second_botch": b_botch * 10**first.dice}
+    return contest_figures(a, b, (FIRST, SECOND), TIE_WINNER, extra)
