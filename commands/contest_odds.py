@@ -1,6 +1,5 @@
 """
-What the wings' `+odds/contest` share (V20, Seyruun, The Dice Check; V5 has its own,
-`commands/v5/contest_odds.py`): reading another character's sheet for the odds, refusing +odds'
+What every wing's `+odds/contest` shares: reading another character's sheet for the odds, refusing +odds'
 other switches, and the table of a contest's chances, drawn with `rules.display` at the
 caller's width. The figures are each system's (`rules.<key>_contest_odds`); no dice logic here.
 
@@ -9,10 +8,12 @@ otherwise; it is open to staff, and to a player only for their own characters (t
 account). Their sheet is never shown, but a few +odds/contest calls would reveal their dots.
 """
 
+from storyteller_dice.rules.contest_odds import contest_figures
 from storyteller_dice.rules.display import escape, shares, visible_len, wrap
+from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
-from .dice_base import find_character, refusal_text
+from .dice_base import find_character, refusal_text, split_comment, width_of
 from .odds import percent
 
 NOT_YOURS = ("Only staff may read another player's character for contest odds; "
@@ -115,3 +116,29 @@ def format_contest(head, outcomes, overall="", side_rows=(), side_names=("you", 
 def side_name(name, limit=12):
     """A character's name for a column head or a label: escaped, at most `limit` characters."""
     return escape(name, limit)
+
+
+def distribution_odds(cmd, tie_winner="defender"):
+    """
+    `+odds/contest <your pool> vs <their pool>` for a system whose contest sides are its
+    ordinary rolls: each side's score distribution (`System.odds`, its `OddsView`) compared in
+    one pass (`rules.contest_odds.contest_figures`); a tie goes to `tie_winner` ("attacker",
+    "defender" or None: nobody). Your pool is read from your sheet, theirs as numbers.
+    """
+    only_contest(cmd)
+    system, caller = cmd.system, cmd.caller
+    mine, theirs = split_vs(split_comment(cmd.args)[0])
+    if theirs is None or not mine:
+        raise DiceError("Put your pool, 'vs', then the other pool.")
+    roller = caller.roller() if hasattr(caller, "roller") else None
+    a = system.odds(parse_side(system, mine, roller), roller)
+    b = system.odds(parse_side(system, theirs, None, whose="Their side", numbers_only=True))
+    figures = contest_figures(a.distribution, b.distribution, ("attacker", "defender"), tie_winner)
+    noun = a.noun[1]
+    tie = {"attacker": "tie (you take it)", "defender": "tie (they take it)"}.get(tie_winner, "tie (nobody wins)")
+    outcomes = [(f"you win (more {noun})", figures["attacker_wins"]), (tie, figures["tie"]),
+                (f"they win (more {noun})", figures["defender_wins"])]
+    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; they win overall "
+               f"{percent(figures['defender_wins_overall'])}." if tie_winner else "")
+    cmd.msg(format_contest([f"you: {escape(a.pool)}", f"vs they: {escape(b.pool)}"], outcomes, overall=overall,
+                           notes=["Exact, by counting."], width=width_of(caller)))
