@@ -42,7 +42,7 @@ from math import comb
 from typing import NamedTuple
 
 from . import v5
-from .contest_odds import compare
+from .contest_odds import contest_figures
 from .v5_contest import ATTACKER, DEFENDER
 
 TIE_WINNER = DEFENDER  # docs/v5.md: on a tie the defender (the side challenged) wins
@@ -167,7 +167,6 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
     def a_at_most(k):  # ways for the attacker to roll at most k successes
         return a_below[min(k + 1, len(a.total))]
 
-    attacker_wins, defender_wins, tie = compare(enumerate(a.total), enumerate(d.total))
     # The attacker wins its roll when d < a; the defender when a <= d and d >= 1.
     counts = {
         "attacker_critical": sum(w * d_less_than(k) for k, w in enumerate(a.critical)),
@@ -187,12 +186,4 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
     else:
         counts["attacker_bestial_failure"] = counts["attacker_total_failure"] if attacker_dice[1] else 0
         counts["defender_bestial_failure"] = counts["defender_total_failure"] if defender_dice[1] else 0
-    counts.update(
-        attacker_wins=attacker_wins,
-        defender_wins=defender_wins,
-        tie=tie,
-        attacker_wins_overall=attacker_wins,
-        defender_wins_overall=defender_wins + tie,
-    )
-    denominator = total_a * total_d
-    return {key: Fraction(counts[key], denominator) for key in KEYS}
+    return contest_figures(enumerate(a.total), enumerate(d.total), (ATTACKER, DEFENDER), TIE_WINNER, counts)
