@@ -37,10 +37,11 @@ from evennia.utils.utils import delay
 
 from storyteller_dice.rules import contest as shared
 from storyteller_dice.rules.display import _fit, escape, format_dice, format_outcome, format_pool
+from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
 from . import pending as store
-from .dice_base import (DiceCommand, announce, dice_system, find_character, room_audience, send,
+from .dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, room_audience, send,
                         split_comment, split_connected, staff_in_room)
 
 PREFIX = "|w[Contest]|n"
@@ -245,6 +246,26 @@ def challenge_to(caller):
 # ---------------------------------------------------------------- what people see
 
 
+def set_by(caller):
+    """
+    Who set dice that are no character's (an NPC, opposition): `staff: Anna` or `set by Bob`.
+    **Ruling**: from the account's permissions, never from a name a player typed or chose, so
+    no player's opposition reads as the Storyteller's.
+    """
+    return f"staff: {caller.key}" if is_staff(caller) else f"set by {caller.key}"
+
+
+def split_sides(text, other="a number of dice or a character here"):
+    """`<left> vs <right>` -> (left, right), refused with one line when a side is missing."""
+    text = text.strip()
+    if text.lower() == "vs" or text.lower().startswith(("vs ", "vs.")):
+        raise DiceError("Say what you roll before 'vs'.")
+    left, right = split_vs(text)
+    if right is None or not left:
+        raise DiceError(f"Say both sides: your pool, 'vs', then {other}.")
+    return left, right
+
+
 def audience(caller, others, private):
     """The room, or for a private contest the caller, the others who are connected and staff here."""
     if not private or not caller.location:
@@ -278,6 +299,12 @@ def draw_contest(outcome, comment="", private_to=None, width=80):
     if private_to is not None:
         lines.append("  (private: shown to " + ", ".join(escape(name) for name in private_to) + ")")
     return _fit(lines, width)
+
+
+def rolled_side(label, result, request):
+    """A rolled side as the shared flow keeps it: its label, the system's view and record of it."""
+    system = dice_system()
+    return shared.Side(label, system.view(result, request), system.record(result, request))
 
 
 def contest_record(cmd, outcome, comment, **extra):
@@ -331,12 +358,13 @@ class ContestCommand(DiceCommand):
     switch_options = ("private",) + ACTIONS
     answer_usage = "<pool>"
     kind = "contest"  # the roll log's kind of the entry
+    exclusive = ()  # the system's switches that go with no /answer, /decline or /cancel
 
     def run(self):
         if not hasattr(self.caller, "roller"):
             raise DiceError("Only characters with a sheet roll contests.")
         actions = set(self.switches) & set(ACTIONS)
-        if len(actions) > 1:
+        if len(actions) > 1 or (actions and set(self.switches) & set(self.exclusive)):
             raise DiceError("Use one switch at a time: /answer, /decline or /cancel.")
         self.private = "private" in self.switches
         action = next(iter(actions), None)

@@ -1,75 +1,50 @@
 """
-+contest (V5, docs/v5.md "Contests"): the shared challenge flow (`commands.contest`) with V5's
-rules: each side rolls its pool with its own Hunger (at the moment it is rolled); more
-successes wins by the difference; a tie goes to the defender (the one challenged); each side
-may reroll its own dice once with +willpower, and the winner is worked out again.
-
-V5 also rolls at once against opposition given as a number of dice
-(`+contest <pool> vs <number> [hunger <n>]`, `/defend` to be the defender). **Rulings**: open
-to everyone (V5 players use it for quick NPC opposition the Storyteller names); staff may roll
-an NPC on the left side with its own Hunger, players always roll their own side with their own
-Hunger. Dice that are no character's are labelled with who set them, from their account's
-permissions, never from a typed name: `Opposition (staff: Anna)`, `Opposition (set by Bob)`.
++contest (V5, docs/v5.md "Contests") on the shared challenge flow (`commands.contest`), with
+V5's rules: each side rolls its pool with its own Hunger (when it is rolled); more successes
+wins by the difference; a tie goes to the defender; each side may reroll its own dice once with
++willpower, and the winner is worked out again. Against opposition given as a number of dice it
+rolls at once. **Rulings** (docs/v5.md): open to everyone; staff may roll an NPC on the left
+side with its own Hunger, players always roll with their own; dice that are no character's are
+labelled with who set them, from their account's permissions, never from a typed name.
 """
 
 import re
 import uuid
 
 from storyteller_dice.rules import v5, v5_contest
-from storyteller_dice.rules.contest import Outcome, Side
+from storyteller_dice.rules.contest import Outcome
 from storyteller_dice.rules.display import TONE_STYLES, escape
-from storyteller_dice.rules.engine import RollRequest
+from storyteller_dice.rules.engine import RollRequest, plural
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import build_pool
 from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5_system import LABELS, TONES
 
-from ..contest import ContestCommand, show_contest
-from ..dice_base import dice_system, is_staff
+from ..contest import ContestCommand, rolled_side, set_by, show_contest, split_sides
+from ..dice_base import is_staff
 from .character import hunger
 from .rolls import bestial_rule, split_hunger
-from .willpower import LastRoll, NotRerollable, audience, format_reroll_successes, remember_roll
+from .willpower import LastRoll, NotRerollable, format_reroll_successes, remember_roll
 
 ATTACKER, DEFENDER = v5_contest.ATTACKER, v5_contest.DEFENDER
-_VS = re.compile(r"^(?P<left>.*?)\s+vs\.?\s+(?P<right>\S.*)$", re.IGNORECASE | re.DOTALL)
 _NUMBERS = re.compile(r"^[\s+\-]*\d[\d\s+\-]*$")
-NOTABLE = ("messy_critical", "critical", "bestial_failure", "total_failure")
-
-
-def set_by(caller):
-    """Who set dice that are no character's: `staff: Anna` or `set by Bob` (see the ruling)."""
-    return f"staff: {caller.key}" if is_staff(caller) else f"set by {caller.key}"
-
-
-def side_key(result):
-    """The most notable outcome of a contest side, or None."""
-    return next((key for key in NOTABLE if getattr(result, key)), None)
 
 
 def side_tag(result):
-    key = side_key(result)
+    key = v5_contest.notable(result)
     return f": {TONE_STYLES.get(TONES[key], '')}{LABELS[key]}|n" if key else ""
 
 
 def verdict(contest, names):
-    a, d = contest.attacker.successes, contest.defender.successes
-    if contest.tie:
-        return f"Tie at {a} {'success' if a == 1 else 'successes'}: |w{escape(names[1])}|n wins (ties go to the defender)."
-    winner = names[0] if contest.winner == ATTACKER else names[1]
-    return f"|w{escape(winner)}|n wins by {contest.margin} ({max(a, d)} to {min(a, d)})."
+    return v5_contest.verdict(contest, escape(names[0]), escape(names[1]))
 
 
 def outcome(contest, attacker, defender):
     """The shared flow's Outcome: `attacker`, `defender` are (name, pool) pairs."""
-    system, names = dice_system(), (attacker[0], defender[0])
-    sides = []
-    for (name, pool), result in ((attacker, contest.attacker), (defender, contest.defender)):
-        request = RollRequest(system="v5", text="", pool=pool, dice=result.pool)
-        sides.append(Side(name, system.view(result, request), system.record(result, request)))
-    said = (f"tie at {contest.attacker.successes}: {names[1]} wins" if contest.tie
-            else f"{names[0] if contest.winner == ATTACKER else names[1]} wins by {contest.margin}")
-    return Outcome(tuple(sides), verdict(contest, names),
-                   f"{contest.attacker.successes} to {contest.defender.successes}: {said}",
+    sides = tuple(rolled_side(name, result, RollRequest(system="v5", text="", pool=pool, dice=result.pool))
+                  for (name, pool), result in ((attacker, contest.attacker), (defender, contest.defender)))
+    return Outcome(sides, verdict(contest, (attacker[0], defender[0])),
+                   v5_contest.summary(contest, attacker[0], defender[0]),
                    {"winner": contest.winner, "margin": contest.margin, "tie": contest.tie})
 
 
@@ -93,10 +68,9 @@ class ContestLastRoll(LastRoll):
         other = DEFENDER if self.side == ATTACKER else ATTACKER
         old, now = before.side(other), contest.side(other)
         lines = []
-        if side_key(old) != side_key(now):
-            noun = "success" if now.successes == 1 else "successes"
-            tag = side_tag(now) or f": no longer a {LABELS[side_key(old)]}"
-            lines.append(f"  {escape(self.state[other])} now: {now.successes} {noun}{tag}")
+        if v5_contest.notable(old) != v5_contest.notable(now):
+            tag = side_tag(now) or f": no longer a {LABELS[v5_contest.notable(old)]}"
+            lines.append(f"  {escape(self.state[other])} now: {plural(now.successes, 'success', 'successes')}{tag}")
         return lines + [f"  => {verdict(contest, (self.state[ATTACKER], self.state[DEFENDER]))}"]
 
     def format_reroll(self, before, after, label):
@@ -123,49 +97,34 @@ class CmdContest(ContestCommand):
     Usage:
       +contest <pool> vs <number> [hunger <n>] [# <comment>]
       +contest <pool> vs <character> [# <comment>]
-      +contest/answer <pool>
-      +contest/decline
-      +contest/cancel
+      +contest/answer <pool>     +contest/decline     +contest/cancel
       +contest <number> hunger <n> vs <number> [hunger <n>]    (staff)
 
     Switches:
-      defend  - against a number of dice: you are the defender (you win
-                ties); otherwise you are acting and the opposition defends
-      answer  - answer the challenge made to you, with your pool
-      decline - refuse the challenge made to you
+      defend  - against a number of dice: you defend (you win ties)
+      answer, decline - answer the challenge made to you, or refuse it
       cancel  - withdraw the challenge you made
       private - shown only to both sides and staff here
 
     Each side rolls with its own Hunger; more successes wins by the
-    difference, and a tie goes to the defender (the one challenged). A
-    challenge waits 5 minutes and survives a restart. Each side may reroll
+    difference, a tie goes to the defender (the one challenged). A
+    challenge waits 5 minutes, also over a restart. Each side may reroll
     its own dice once with +willpower. The details: help contests.
 
     Examples:
       +contest dex+athletics vs 6 hunger 2 # the chase
-      +contest/defend wits+awareness vs 5
       +contest manipulation+persuasion vs John
       +contest/answer composure+resolve
-      +contest 6 hunger 2 vs 5 hunger 1 # the hounds against the ghoul
     """
 
     key = "+contest"
     aliases = ["contest"]
     switch_options = ContestCommand.switch_options + ("defend",)
+    exclusive = ("defend",)
     usage = "+contest <pool> vs <number> [hunger <n>] or <character>; +contest/answer <pool>"
 
-    def run(self):
-        if "defend" in self.switches and set(self.switches) & {"answer", "decline", "cancel"}:
-            raise DiceError("Use one switch at a time: /answer, /decline or /cancel.")
-        super().run()
-
     def start(self, text, comment):
-        found = _VS.match(text)
-        if not found:
-            if text.lower().startswith("vs ") or text.lower() == "vs":
-                raise DiceError("Say what you roll before 'vs'.")
-            raise DiceError("Say both sides: your pool, 'vs', then a number of dice or a character here.")
-        left, right = found.group("left").strip(), found.group("right").strip()
+        left, right = split_sides(text)
         pool, level = split_hunger(right)
         if level is not None or _NUMBERS.match(pool):
             self.against_dice(left, pool, level or 0, comment)
@@ -192,7 +151,6 @@ class CmdContest(ContestCommand):
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
                                           rng=get_rng(), bestial_rule=bestial_rule())
         receivers = show_contest(self, outcome(contest, attacker[:2], defender[:2]), comment, self.private)
-        receivers = receivers if receivers is not None else audience(caller, self.private)
         if npc_left:
             remember_roll(caller, NotRerollable(
                 "That contest was an NPC's roll: Willpower rerolls your own character's dice only."))
@@ -207,14 +165,11 @@ class CmdContest(ContestCommand):
         if level is not None:
             raise DiceError("Against a character, each side rolls with their own Hunger.")
         pool = build_pool(text, self.caller.trait_table())
-        try:
-            defender = self.find_defender(right)
-        except DiceError as err:
-            if "+" in right and "no character called" in str(err):
-                raise DiceError("The other side is a number of dice (like 6 hunger 2) or a character "
-                                f"here to challenge; '{escape(right)}' is neither.") from None
-            raise
-        dice = pool.dice
+        here = self.caller.location.contents if self.caller.location else ()
+        if "+" in right and not any(obj.key.lower() == right.lower() for obj in here):
+            raise DiceError("The other side is a number of dice (like 6 hunger 2) or a character "
+                            f"here to challenge; '{escape(right)}' is neither.")
+        defender, dice = self.find_defender(right), pool.dice
         self.challenge(defender, pool, f"{escape(pool.describe())} ({dice} {'die' if dice == 1 else 'dice'})",
                        comment)
 
