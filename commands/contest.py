@@ -29,6 +29,7 @@ both are rolled and who wins (`roll_contest`, a `rules.contest.Outcome`), and wh
   may also answer with `/private`: either side may keep their dice from the room.
 """
 
+import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ CHALLENGE_TIMEOUT = shared.TIMEOUT
 OUTGOING = "contest_outgoing"  # Attributes (category commands.pending.PENDING)
 INCOMING = "contest_challenge"
 ACTIONS = ("answer", "decline", "cancel")
+_POOLISH = re.compile(r"[+\-/()]")  # what a pool has and a name does not
 
 
 @dataclass(eq=False)
@@ -347,8 +349,9 @@ class ContestCommand(DiceCommand):
     The shared challenge-and-answer flow (not a command itself). A system's contest command
     subclasses it and supplies its rules:
 
-    - `start(text, comment)`: the command without /answer, /decline or /cancel: it reads the
-      challenger's side and calls `challenge(...)`, or rolls at once what needs no answer.
+    - `read_side(text)`: the challenger's side, checked now: (what to keep, its description).
+    - `read_opposition(text)`: the other side when it needs no answer (dice, numbers: rolled at
+      once by `roll_now(left, opposition, comment)`), or None when it names a character.
     - `read_answer(challenge, text)`: the answering side, checked (DiceError changes nothing).
     - `roll_contest(challenge, answer)`: both sides rolled, a `rules.contest.Outcome`.
     - `contested(challenge, outcome, receivers)`: after it was shown (costs, rerolls).
@@ -359,6 +362,8 @@ class ContestCommand(DiceCommand):
     answer_usage = "<pool>"
     kind = "contest"  # the roll log's kind of the entry
     exclusive = ()  # the system's switches that go with no /answer, /decline or /cancel
+    other = "a number of dice or a character here"  # what may follow 'vs'
+    other_example = "a number of dice or a character here to challenge"
 
     def run(self):
         if not hasattr(self.caller, "roller"):
@@ -374,13 +379,28 @@ class ContestCommand(DiceCommand):
             getattr(self, action)()
 
     def start(self, text, comment):
-        raise NotImplementedError
+        """`<your side> vs <their side>`: rolled at once, or a challenge to the character named."""
+        left, right = split_sides(text, self.other)
+        opposition = self.read_opposition(right)
+        if opposition is not None:
+            self.roll_now(left, opposition, comment)
+            return
+        pool, description = self.read_side(left)
+        self.challenge(self.find_defender(right), pool, description, comment)
+
+    def read_opposition(self, text):
+        return None
 
     def find_defender(self, name):
         caller = self.caller
         if not caller.location:
             raise DiceError("You are nowhere: there is no one here to challenge.")
-        defender = find_character(caller, name, room_only=True)
+        try:
+            defender = find_character(caller, name, room_only=True)
+        except DiceError:
+            if _POOLISH.search(name):
+                raise DiceError(f"The other side is {self.other_example}; '{escape(name)}' is neither.") from None
+            raise
         if defender == caller:
             raise DiceError("You cannot challenge yourself.")
         if not hasattr(defender, "roller"):

@@ -22,11 +22,10 @@ import re
 from storyteller_dice.rules import seyruun
 from storyteller_dice.rules.contest import Outcome, Side
 from storyteller_dice.rules.display import escape
-from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
-from ..contest import ContestCommand, show_contest
+from ..contest import ContestCommand, show_contest, split_sides
 from ..dice_base import dice_system, find_character
 from .common import can_pay, pay, replace_request, roll_request
 
@@ -59,7 +58,7 @@ def numbers_or_name(text):
     except DiceError:
         if _POOLISH.search(text):
             raise
-        return None
+    return None
 
 
 def contest_verdict(result, attacker, defender, attacker_attribute, defender_attribute):
@@ -86,25 +85,28 @@ class SeyruunContest(ContestCommand):
     """+contest and +resist share their flow (not a command itself)."""
 
     locks = "cmd:all()"
-    other = "their pool"
+    other = "their pool or a character here"
+    other_example = "a pool of numbers (vs 3+2) or a character here to challenge"
 
     def start(self, text, comment):
         text, _, other_name = (part.strip() for part in text.partition("="))
-        mine, theirs = split_vs(text)
-        if theirs is None or not mine.strip():
-            raise DiceError(f"Say both sides: your pool, 'vs', then {self.other} or a character here.")
-        request = side_request(mine, self.caller)
-        if other_name:
-            character = find_character(self.caller, other_name, room_only=True)
-            access.require(self.caller, character, "Only staff roll another character's pool; name the other "
-                                                   "side's pool as numbers (e.g. vs 3+2), or challenge them.")
-            self.now(comment, (self.caller, request), (character, side_request(theirs, character)))
+        if not other_name:
+            super().start(text, comment)
             return
-        numbers = numbers_or_name(theirs)
-        if numbers is not None:
-            self.now(comment, (self.caller, request), (None, numbers))
-            return
-        self.challenge(self.find_defender(theirs), mine, escape(request.pool.describe()), comment)
+        mine, theirs = split_sides(text, self.other)
+        character = find_character(self.caller, other_name, room_only=True)
+        access.require(self.caller, character, "Only staff roll another character's pool; name the other "
+                                               "side's pool as numbers (e.g. vs 3+2), or challenge them.")
+        self.now(comment, (self.caller, side_request(mine, self.caller)), (character, side_request(theirs, character)))
+
+    def read_opposition(self, text):
+        return numbers_or_name(text)
+
+    def read_side(self, text):
+        return text, escape(side_request(text, self.caller).pool.describe())
+
+    def roll_now(self, left, opposition, comment):
+        self.now(comment, (self.caller, side_request(left, self.caller)), (None, opposition))
 
     def now(self, comment, first, second):
         """Roll both sides at once (no answer waited for) and show them."""
@@ -217,7 +219,7 @@ class CmdResist(SeyruunContest):
     key = "+resist"
     aliases = ["resist"]
     kind = "resist"
-    other = "the resistance pool"
+    other = "the resistance pool or a character here"
     usage = "+resist <power pool> vs <resistance pool or character>[=<character>] [# <comment>]"
     answer_usage = "<resistance pool>"
 

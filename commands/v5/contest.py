@@ -121,15 +121,12 @@ class CmdContest(ContestCommand):
     aliases = ["contest"]
     switch_options = ContestCommand.switch_options + ("defend",)
     exclusive = ("defend",)
+    other_example = "a number of dice (like 6 hunger 2) or a character here to challenge"
     usage = "+contest <pool> vs <number> [hunger <n>] or <character>; +contest/answer <pool>"
 
-    def start(self, text, comment):
-        left, right = split_sides(text)
-        pool, level = split_hunger(right)
-        if level is not None or _NUMBERS.match(pool):
-            self.against_dice(left, pool, level or 0, comment)
-        else:
-            self.challenge_character(left, right, comment)
+    def read_opposition(self, text):
+        pool, level = split_hunger(text)
+        return (build_pool(pool, None), level or 0) if level is not None or _NUMBERS.match(pool) else None
 
     def my_side(self, left):
         """(name, pool, Hunger) of the left side: the caller's own, or staff's NPC."""
@@ -141,37 +138,30 @@ class CmdContest(ContestCommand):
                             "Hunger (to roll an NPC).")
         return f"NPC ({set_by(self.caller)})", build_pool(text, None), level
 
-    def against_dice(self, left, right, right_hunger, comment):
-        caller, npc_left = self.caller, split_hunger(left)[1] is not None
-        mine = self.my_side(left)
-        theirs = (f"Opposition ({set_by(caller)})", build_pool(right, None), right_hunger)
+    def roll_now(self, left, opposition, comment):
+        mine, defend = self.my_side(left), "defend" in self.switches
+        theirs = (f"Opposition ({set_by(self.caller)})",) + opposition
         for _, pool, level in (mine, theirs):
             v5.split_pool(pool.dice, level)
-        attacker, defender = (theirs, mine) if "defend" in self.switches else (mine, theirs)
+        attacker, defender = (theirs, mine) if defend else (mine, theirs)
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
                                           rng=get_rng(), bestial_rule=bestial_rule())
         receivers = show_contest(self, outcome(contest, attacker[:2], defender[:2]), comment, self.private)
-        if npc_left:
-            remember_roll(caller, NotRerollable(
+        if mine[0] != self.caller.key:
+            remember_roll(self.caller, NotRerollable(
                 "That contest was an NPC's roll: Willpower rerolls your own character's dice only."))
             return
         state = {"contest": contest, ATTACKER: attacker[0], DEFENDER: defender[0]}
-        remember_sides(state, {DEFENDER if "defend" in self.switches else ATTACKER: caller}, receivers)
+        remember_sides(state, {DEFENDER if defend else ATTACKER: self.caller}, receivers)
 
-    def challenge_character(self, left, right, comment):
+    def read_side(self, left):
         if "defend" in self.switches:
             raise DiceError("/defend is for a contest against a number of dice; a challenged character defends.")
         text, level = split_hunger(left)
         if level is not None:
             raise DiceError("Against a character, each side rolls with their own Hunger.")
         pool = build_pool(text, self.caller.trait_table())
-        here = self.caller.location.contents if self.caller.location else ()
-        if "+" in right and not any(obj.key.lower() == right.lower() for obj in here):
-            raise DiceError("The other side is a number of dice (like 6 hunger 2) or a character "
-                            f"here to challenge; '{escape(right)}' is neither.")
-        defender, dice = self.find_defender(right), pool.dice
-        self.challenge(defender, pool, f"{escape(pool.describe())} ({dice} {'die' if dice == 1 else 'dice'})",
-                       comment)
+        return pool, f"{escape(pool.describe())} ({plural(pool.dice, 'die', 'dice')})"
 
     def read_answer(self, challenge, text):
         text = super().read_answer(challenge, text)
