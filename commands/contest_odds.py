@@ -113,6 +113,26 @@ def format_contest(head, outcomes, overall="", side_rows=(), side_names=("you", 
     return "\n".join(out)
 
 
+def odds_roller(cmd):
+    """The caller's roller for the odds (a sheet's, or an empty one for a caller without a sheet)."""
+    caller = cmd.caller
+    return caller.roller() if hasattr(caller, "roller") else cmd.system.roller(caller.key, {}, {})
+
+
+def win_rows(figures, them="they", named=False, noun="successes", tie="", overall_end="."):
+    """
+    The three ways a contest ends, `you win`, the tie, `they win` (figures `attacker_wins`, `tie`,
+    `defender_wins`), and the overall line when the tie has a winner (`*_wins_overall`).
+    """
+    s = "s" if named else ""
+    outcomes = [(f"you win (more {noun})", figures["attacker_wins"]), (tie or f"tie ({them} take{s} it)", figures["tie"]),
+                (f"{them} win{s} (more {noun})", figures["defender_wins"])]
+    if "attacker_wins_overall" not in figures:
+        return outcomes, ""
+    return outcomes, (f"You win overall {percent(figures['attacker_wins_overall'])}; {them} win{s} overall "
+                      f"{percent(figures['defender_wins_overall'])}{overall_end}")
+
+
 def side_name(name, limit=12):
     """A character's name for a column head or a label: escaped, at most `limit` characters."""
     return escape(name, limit)
@@ -126,19 +146,15 @@ def distribution_odds(cmd, tie_winner="defender"):
     "defender" or None: nobody). Your pool is read from your sheet, theirs as numbers.
     """
     only_contest(cmd)
-    system, caller = cmd.system, cmd.caller
+    system = cmd.system
     mine, theirs = split_vs(split_comment(cmd.args)[0])
     if theirs is None or not mine:
         raise DiceError("Put your pool, 'vs', then the other pool.")
-    roller = caller.roller() if hasattr(caller, "roller") else None
+    roller = odds_roller(cmd)
     a = system.odds(parse_side(system, mine, roller), roller)
     b = system.odds(parse_side(system, theirs, None, whose="Their side", numbers_only=True))
     figures = contest_figures(a.distribution, b.distribution, ("attacker", "defender"), tie_winner)
-    noun = a.noun[1]
-    tie = {"attacker": "tie (you take it)", "defender": "tie (they take it)"}.get(tie_winner, "tie (nobody wins)")
-    outcomes = [(f"you win (more {noun})", figures["attacker_wins"]), (tie, figures["tie"]),
-                (f"they win (more {noun})", figures["defender_wins"])]
-    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; they win overall "
-               f"{percent(figures['defender_wins_overall'])}." if tie_winner else "")
+    tie = {"attacker": "tie (you take it)", "defender": ""}.get(tie_winner, "tie (nobody wins)")
+    outcomes, overall = win_rows(figures, noun=a.noun[1], tie=tie)
     cmd.msg(format_contest([f"you: {escape(a.pool)}", f"vs they: {escape(b.pool)}"], outcomes, overall=overall,
-                           notes=["Exact, by counting."], width=width_of(caller)))
+                           notes=["Exact, by counting."], width=width_of(cmd.caller)))

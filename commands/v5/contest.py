@@ -1,17 +1,14 @@
 """
-+contest (V5, docs/v5.md "Contests") on the shared challenge flow (`commands.contest`), with
-V5's rules: each side rolls its pool with its own Hunger (when it is rolled); more successes
-wins by the difference; a tie goes to the defender; each side may reroll its own dice once with
-+willpower, and the winner is worked out again. Against opposition given as a number of dice it
-rolls at once. **Rulings** (docs/v5.md): open to everyone; staff may roll an NPC on the left
-side with its own Hunger, players always roll with their own; dice that are no character's are
-labelled with who set them, from their account's permissions, never from a typed name.
++contest (V5, docs/v5.md "Contests"): the shared challenge flow (`commands.contest`) with V5's
+rules: each side's own Hunger when it rolls, a tie to the defender, a Willpower reroll of each
+side that works the winner out again, and opposition dice rolled at once (staff may give the
+left side an NPC's Hunger; dice no character's are labelled with who set them: `set_by`).
 """
 
 import re
 import uuid
 
-from storyteller_dice.rules import v5, v5_contest
+from storyteller_dice.rules import v5_contest
 from storyteller_dice.rules.contest import Outcome
 from storyteller_dice.rules.display import TONE_STYLES, escape
 from storyteller_dice.rules.engine import RollRequest, plural
@@ -35,15 +32,11 @@ def side_tag(result):
     return f": {TONE_STYLES.get(TONES[key], '')}{LABELS[key]}|n" if key else ""
 
 
-def verdict(contest, names):
-    return v5_contest.verdict(contest, escape(names[0]), escape(names[1]))
-
-
 def outcome(contest, attacker, defender):
     """The shared flow's Outcome: `attacker`, `defender` are (name, pool) pairs."""
     sides = tuple(rolled_side(name, result, RollRequest(system="v5", text="", pool=pool, dice=result.pool))
                   for (name, pool), result in ((attacker, contest.attacker), (defender, contest.defender)))
-    return Outcome(sides, verdict(contest, (attacker[0], defender[0])),
+    return Outcome(sides, v5_contest.verdict(contest, escape(attacker[0]), escape(defender[0])),
                    v5_contest.summary(contest, attacker[0], defender[0]),
                    {"winner": contest.winner, "margin": contest.margin, "tie": contest.tie})
 
@@ -71,21 +64,19 @@ class ContestLastRoll(LastRoll):
         if v5_contest.notable(old) != v5_contest.notable(now):
             tag = side_tag(now) or f": no longer a {LABELS[v5_contest.notable(old)]}"
             lines.append(f"  {escape(self.state[other])} now: {plural(now.successes, 'success', 'successes')}{tag}")
-        return lines + [f"  => {verdict(contest, (self.state[ATTACKER], self.state[DEFENDER]))}"]
+        return lines + [f"  => {v5_contest.verdict(contest, *(escape(self.state[k]) for k in (ATTACKER, DEFENDER)))}"]
 
     def format_reroll(self, before, after, label):
         return format_reroll_successes(before, after, label, side_tag(after))
 
 
-def remember_sides(state, sides, receivers):
+def remember_sides(state, sides, receivers, private):
     """Make the contest each rolling character's last roll (their own side)."""
-    shared_id = uuid.uuid4().hex
-    sharers = [character for character in sides.values() if character is not None]
+    shared_id, sharers = uuid.uuid4().hex, list(sides.values())
     for side, character in sides.items():
         other = state[DEFENDER if side == ATTACKER else ATTACKER]
         last = ContestLastRoll(state, side, summary=f"their dice in the contest with {escape(other)}",
-                               difficulty_given=False, private=False, receivers=receivers,
-                               entry=getattr(receivers, "entry", None))
+                               difficulty_given=False, private=private, receivers=receivers, entry=receivers.entry)
         last.shared_id, last.sharers = shared_id, sharers
         remember_roll(character, last)
 
@@ -107,9 +98,9 @@ class CmdContest(ContestCommand):
       private - shown only to both sides and staff here
 
     Each side rolls with its own Hunger; more successes wins by the
-    difference, a tie goes to the defender (the one challenged). A
-    challenge waits 5 minutes, also over a restart. Each side may reroll
-    its own dice once with +willpower. The details: help contests.
+    difference, a tie goes to the defender (the one challenged), who has 5
+    minutes to answer. Each side may reroll its own dice once with
+    +willpower. The details: help contests.
 
     Examples:
       +contest dex+athletics vs 6 hunger 2 # the chase
@@ -141,8 +132,6 @@ class CmdContest(ContestCommand):
     def roll_now(self, left, opposition, comment):
         mine, defend = self.my_side(left), "defend" in self.switches
         theirs = (f"Opposition ({set_by(self.caller)})",) + opposition
-        for _, pool, level in (mine, theirs):
-            v5.split_pool(pool.dice, level)
         attacker, defender = (theirs, mine) if defend else (mine, theirs)
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
                                           rng=get_rng(), bestial_rule=bestial_rule())
@@ -152,7 +141,7 @@ class CmdContest(ContestCommand):
                 "That contest was an NPC's roll: Willpower rerolls your own character's dice only."))
             return
         state = {"contest": contest, ATTACKER: attacker[0], DEFENDER: defender[0]}
-        remember_sides(state, {DEFENDER if defend else ATTACKER: self.caller}, receivers)
+        remember_sides(state, {DEFENDER if defend else ATTACKER: self.caller}, receivers, self.private)
 
     def read_side(self, left):
         if "defend" in self.switches:
@@ -176,4 +165,5 @@ class CmdContest(ContestCommand):
 
     def contested(self, challenge, outcome, receivers):
         state = {"contest": self.rolled, ATTACKER: challenge.challenger.key, DEFENDER: self.caller.key}
-        remember_sides(state, {ATTACKER: challenge.challenger, DEFENDER: self.caller}, receivers)
+        remember_sides(state, {ATTACKER: challenge.challenger, DEFENDER: self.caller}, receivers,
+                       challenge.private or self.private)

@@ -1,32 +1,23 @@
 """
-+odds/contest (V5): the exact chances of a contest before it is rolled, drawn by the shared
-contest odds (`commands.contest_odds`) from V5's figures (`rules.v5_contest_odds`).
-
-    +odds/contest <pool> [hunger <n>] vs <pool> [hunger <m>]
-    +odds/contest <pool> [hunger <n>] vs <character> [with <their pool>]
-
-**Rulings:** you are the attacker (the one who challenges, as with +contest): a tie goes to
-the defender (docs/v5.md). A right-hand side that reads as a number of dice is one (Hunger 0
-unless `hunger <m>` follows); anything else is a character, whose sheet gives the pool (yours,
-or `with <their pool>`) and Hunger: open to staff and to a player for their own characters only
-(`commands.contest_odds.read_character`). +odds' other switches are refused.
++odds/contest (V5): `+odds/contest <pool> [hunger <n>] vs <pool> [hunger <m>]` or `vs <character>
+[with <their pool>]`: V5's figures (`rules.v5_contest_odds`) drawn by the shared contest odds.
+**Rulings**: you are the attacker, so a tie is the defender's (docs/v5.md); a right side that reads
+as dice is dice, else a character, whose sheet (staff's or the owner's to read) gives the pool and Hunger.
 """
 
 import dataclasses
 import re
 
 from storyteller_dice.rules.display import escape
-from storyteller_dice.rules.engine import Roller
+from storyteller_dice.rules.engine import Roller, split_vs
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.v5_contest_odds import contest_odds
 
 from .. import contest_odds as shared
 from ..dice_base import split_comment, width_of
-from ..odds import percent
 from .rolls import split_hunger
 
 USAGE = "+odds/contest <pool> [hunger <n>] vs <pool or character> [hunger <m>]"
-_VS = re.compile(r"\s+vs\.?\s+", re.IGNORECASE)
 _WITH = re.compile(r"\s+with\s+", re.IGNORECASE)
 SIDE_ROWS = (("critical win", "critical"), ("messy critical", "messy_critical"),
              ("bestial failure", "bestial_failure"), ("total failure", "total_failure"))
@@ -50,8 +41,7 @@ def _their_side(cmd, mine_text, theirs_text):
     try:
         cmd.system.parse(split_hunger(theirs_text)[0], frozenset(), numbers_only=True)
     except DiceError:
-        found = _WITH.split(theirs_text, maxsplit=1) + [""]
-        who, pool = found[0].strip(), found[1].strip()
+        who, pool = (part.strip() for part in (_WITH.split(theirs_text, maxsplit=1) + [""])[:2])
     else:
         return _side(cmd.system, theirs_text, Roller(name="them", state={"hunger": 0})), ""
     if split_hunger(who)[1] is not None:
@@ -62,24 +52,18 @@ def _their_side(cmd, mine_text, theirs_text):
 
 def contest_parts(cmd):
     """((your request, Hunger), (theirs), the defender's name or '')."""
-    pieces = _VS.split(split_comment(cmd.args)[0], maxsplit=1)
-    if len(pieces) != 2 or not pieces[0].strip() or not pieces[1].strip():
+    mine_text, theirs_text = split_vs(split_comment(cmd.args)[0])
+    if not theirs_text or not mine_text:
         raise DiceError("Put your pool, 'vs', then the other pool or a character.")
-    caller, system = cmd.caller, cmd.system
-    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    mine = _side(system, pieces[0].strip(), roller)
-    theirs, name = _their_side(cmd, pieces[0].strip(), pieces[1].strip())
-    return mine, theirs, name
+    mine = _side(cmd.system, mine_text, shared.odds_roller(cmd))
+    return (mine,) + _their_side(cmd, mine_text, theirs_text)
 
 
 def format_contest(system, mine, theirs, name, figures, width=80):
     """The contest's chances as text (markup; names escaped), within `width` columns."""
     pools = [escape(system.pool_text(request.pool, request.dice, hunger)) for request, hunger in (mine, theirs)]
-    them, s = (escape(name), "s") if name else ("they", "")
-    outcomes = [("you win (more successes)", figures["attacker_wins"]), (f"tie ({them} take{s} it)", figures["tie"]),
-                (f"{them} win{s} (more successes)", figures["defender_wins"])]
-    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; {them} win{s} overall "
-               f"{percent(figures['defender_wins_overall'])} (a tie goes to the defender).")
+    them = escape(name) if name else "they"
+    outcomes, overall = shared.win_rows(figures, them, bool(name), overall_end=" (a tie goes to the defender).")
     rows = [(label, figures["attacker_" + key], figures["defender_" + key]) for label, key in SIDE_ROWS]
     rule = ("a bestial failure is a lost roll with a Hunger 1" if system.bestial_rule == "official"
             else "a bestial failure is a total failure with Hunger dice")
