@@ -24,7 +24,7 @@ or more Hits more) and each Degree of Success of a win. Exact Fractions
 
 from storyteller_dice.rules.display import escape
 
-from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, read_character, side_name
 from ..dice_base import split_comment, width_of
 from ..odds import percent
 
@@ -35,8 +35,7 @@ def contest_sides(cmd):
     """(your request, resolved: its "other" is their CheckPool; their character or None)."""
     system, caller = cmd.system, cmd.caller
     text, _ = split_comment(cmd.args)
-    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    request = system.parse_contest(text, roller=roller)
+    request = system.parse_contest(text, roller=odds_roller(cmd))
     if not request.get("needs_target"):
         return request, None
     character = read_character(caller, request.get("target_name"), dice="dice (12d(6+))")

@@ -31,9 +31,8 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
-from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name, win_rows
 from ..dice_base import refusal_text, split_comment, width_of
-from ..odds import percent
 from .contest import base_attribute
 
 USAGE = "+odds/contest <your pool> vs <their pool>[=<character>]   or   vs <character>"
@@ -62,8 +61,7 @@ def contest_sides(cmd):
     mine_text, theirs_text = split_vs(text)
     if theirs_text is None or not mine_text:
         raise DiceError("Say both sides: your pool, 'vs', then theirs (numbers like 3+2, or a character).")
-    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    mine = _compared(parse_side(system, mine_text, roller))
+    mine = _compared(parse_side(system, mine_text, odds_roller(cmd)))
     if other_name:
         character = read_character(caller, other_name, dice="numbers (vs 3+2)")
         theirs = parse_side(system, theirs_text, character.roller(), whose=f"{escape(character.key)}'s side")
@@ -90,15 +88,9 @@ def format_odds(mine, theirs, character, figures, width=80):
         notes = request.pool.notes()
         if notes:
             head.append(f"{label}: {escape('; '.join(notes))}")
-    they_win = f"{them} win{'s' if character is not None else ''}"
-    if figures["tie_winner"] == "attacker":
-        tie = f"tie (you take it: base Attribute {a_attr} to {d_attr})"
-    else:
-        tie = f"tie ({them} take{'s' if character is not None else ''} it: base Attribute {a_attr} to {d_attr})"
-    outcomes = [("you win (more successes)", figures["attacker_wins"]), (tie, figures["tie"]),
-                (f"{they_win} (more successes)", figures["defender_wins"])]
-    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; "
-               f"{they_win} overall {percent(figures['defender_wins_overall'])}.")
+    named = "s" if character is not None else ""
+    taker = "you take" if figures["tie_winner"] == "attacker" else f"{them} take{named}"
+    outcomes, overall = win_rows(figures, them, bool(named), tie=f"tie ({taker} it: base Attribute {a_attr} to {d_attr})")
     notes = []
     if mine.pool.chance or theirs.pool.chance:
         notes.append("A chance die's botch (a 1) is a dramatic botch.")

@@ -33,7 +33,7 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.v20_system import describe as pool_text
 
-from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
 
 USAGE = "+odds/contest <pool> [vs <diff>] = [<character>:] <pool> [vs <diff>]"
@@ -73,8 +73,7 @@ def contest_sides(cmd):
             raise DiceError("Write a named side as <character>: <pool> [vs <diff>].")
         first = _named_side(cmd, name, pool_text)
     else:
-        roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-        first = Side("you", parse_side(system, first_text, roller), caller, unnamed=True)
+        first = Side("you", parse_side(system, first_text, odds_roller(cmd)), caller, unnamed=True)
         pool_text = first_text
     name, colon, their_pool = (part.strip() for part in second_text.partition(":"))
     if colon:
