@@ -1,25 +1,12 @@
 """
 Exact odds of a V20 resisted action (docs/v20.md, "Resisted actions"), decided as +contest
-decides one (`rules.v20.resist`): both sides roll their own pool at their own difficulty; the
-side with more net successes wins (and keeps its net minus the other's); equal nets, 0 against
-0 included, mean nobody wins (**Ruling**: there is no tie-break in V20, docs/v20.md).
+decides one (`rules.v20.resist`): more net successes wins; equal nets, 0 against 0 included,
+mean nobody wins (`TIE_WINNER` None). A botch is a net of 0 in the comparison and each side's
+own outcome. A side is (dice, difficulty, Specialty): a resisted action spends no Willpower.
 
-The score is the net successes after 1s (`rules.v20.evaluate`: a Specialty's 10s count two,
-each 1 cancels one success, never below 0). A botch is a net of 0 in the comparison (it loses
-to any success and ties with a plain failure), and each side's botch is reported as its own
-outcome: net 0 with a 1 left over.
-
-Counting: each side's exact distribution of nets is `rules.v20.odds` (the pool-th power of a
-four-term polynomial, cached per pool, difficulty and Specialty), turned into whole ways out of
-10**dice; the two sides are compared in one pass with running totals
-(`rules.contest_odds.compare`), and the Fractions are made at the end, out of 10**(both pools).
-
-**Rulings** (the rules are silent):
-
-- A resisted action spends no Willpower on either side (+contest takes no switches), so a
-  side is (dice, difficulty, Specialty); a Specialty comes from the pool naming one.
-- The chances are each side's own; nothing here says who is the actor: "first" and "second"
-  are the two sides in the order written.
+Only V20's distribution is here: each side's nets as whole ways out of 10**dice
+(`rules.v20.odds`, a four-term polynomial cached per pool), compared by
+`rules.contest_odds.contest_figures`. "first" and "second" are the sides in the order written.
 
 Pure Python, standard library only.
 """

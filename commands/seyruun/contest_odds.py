@@ -1,28 +1,13 @@
 """
-+odds/contest (Seyruun): the exact chances of a contested roll before it is rolled, written as
-+contest writes one:
++odds/contest (Seyruun): a contested roll's exact chances (`rules.seyruun_contest_odds`):
 
     +odds/contest <your pool> vs <their pool>                (numbers: an NPC, 3+2)
     +odds/contest <your pool> vs <their pool>=<character>    (their sheet rolls it)
     +odds/contest <your pool> vs <character>                 (your pool, from their sheet)
 
-You are the attacker, as with +contest. The figures are
-`rules.seyruun_contest_odds.contest_odds`: more successes wins; a tie goes to the defender
-unless your base Attribute is higher (`commands.seyruun.contest.base_attribute`: a pool of
-numbers counts its first number), and the output says who takes it; each side's botch, judged
-at Simple as +contest judges it. Exact Fractions (bench/bench_contest_odds.py).
-
-**Rulings**:
-
-- Naming a character reads their sheet (their wound, their Willpower for a /willpower
-  ending): open to staff and to a player for their own characters only
-  (`commands.contest_odds`), where +contest's `=<character>` is staff's alone. Nothing is
-  spent.
-- `vs <character>`: a right-hand side that is not a pool of numbers and has no `=` is a
-  character's name; they roll your pool as you typed it (traits and endings), from their sheet.
-- A contest compares successes, so a difficulty ('vs' inside a side) is refused, where
-  +contest would drop it; +odds' other switches are refused too (`/willpower` is an ending of
-  the pool, as in +contest).
+**Rulings** (docs/seyruun.md): you are the attacker; a tie goes to the defender unless your base
+Attribute is higher (`commands.seyruun.contest.base_attribute`); naming a character reads their
+sheet (staff, or your own characters); nothing is spent; a difficulty inside a side is refused.
 """
 
 import re
