@@ -42,8 +42,8 @@ from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
 from . import pending as store
-from .dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, room_audience, send,
-                        split_comment, split_connected, staff_in_room)
+from .dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, refusal_text, room_audience,
+                        send, split_comment, split_connected, staff_in_room)
 
 PREFIX = "|w[Contest]|n"
 PRIVATE_PREFIX = "|w[Private contest]|n"
@@ -219,6 +219,18 @@ def make_challenge(caller, defender, pool, **fields):
     challenge.save()
     delay(CHALLENGE_TIMEOUT, expire_challenge, challenge)
     return challenge
+
+
+def challenger_side(challenge, read):
+    """
+    The challenger's side read again when the answer comes (`read(kept, challenger)`): their
+    sheet may have changed since (a wound, Willpower spent). A refusal says whose side it is,
+    since the one who answered reads it.
+    """
+    try:
+        return read(challenge.pool, challenge.challenger)
+    except DiceError as err:
+        raise DiceError(f"{escape(challenge.challenger.key)}'s side: {refusal_text(err)}") from None
 
 
 def challenge_to(caller):

@@ -112,6 +112,13 @@ class TestV20Challenge(ChallengeTest):
         self.refused(V20Contest, "/answer dex+sneak", "There is no trait called 'sneak'.", caller=self.char2)
         self.assertIsNotNone(load_challenge(self.char2, INCOMING))
 
+    def test_the_challengers_side_is_read_again_when_answered(self):
+        self.challenge(V20Contest, "dex+brawl = Char2")
+        self.char1.set_trait("brawl", 0)
+        self.char1.set_trait("dexterity", 1)
+        out = self.do(V20Contest, "/answer dex", [6, 2, 2], caller=self.char2)
+        self.assertIn("  Char: Dexterity 1 + Brawl 0 = 1 die, difficulty 6\n", out)
+
     def test_the_challenge_survives_a_restart_and_is_answered(self):
         made, _ = self.challenge(V20Contest, "dex = Char2")
         delay = self.restart()

@@ -25,7 +25,7 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
-from ..contest import ContestCommand, show_contest, split_sides
+from ..contest import ContestCommand, challenger_side, show_contest, split_sides
 from ..dice_base import dice_system, find_character
 from .common import can_pay, pay, replace_request, roll_request
 
@@ -135,7 +135,7 @@ class SeyruunContest(ContestCommand):
         return side_request(super().read_answer(challenge, text), self.caller)
 
     def roll_contest(self, challenge, answer):
-        self.sides = ((challenge.challenger, side_request(challenge.pool, challenge.challenger)), (self.caller, answer))
+        self.sides = ((challenge.challenger, challenger_side(challenge, side_request)), (self.caller, answer))
         return self.resolve(*self.sides)
 
     def contested(self, challenge, outcome, receivers):

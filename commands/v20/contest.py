@@ -22,7 +22,7 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
-from ..contest import ContestCommand, show_contest
+from ..contest import ContestCommand, challenger_side, show_contest
 from ..dice_base import dice_system, find_character, is_staff
 from ..rolls import roll_summary
 
@@ -128,4 +128,5 @@ class CmdContest(ContestCommand):
         return text
 
     def roll_contest(self, challenge, answer):
+        challenger_side(challenge, lambda text, character: parse(character, text))
         return resolve([(challenge.challenger, challenge.pool), (self.caller, answer)])
