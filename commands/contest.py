@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from evennia.utils.utils import delay
 
 from storyteller_dice.rules import contest as shared
-from storyteller_dice.rules.display import _fit, escape, format_dice, format_outcome, format_pool
+from storyteller_dice.rules.display import MAX_COMMENT, _fit, escape, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
@@ -305,7 +305,7 @@ def draw_contest(outcome, comment="", private_to=None, width=80):
     prefix = PREFIX if private_to is None else PRIVATE_PREFIX
     header = f"{prefix} " + " vs ".join(escape(side.label) for side in outcome.sides)
     if comment and escape(comment):
-        header += f" # {escape(comment, 200)}"
+        header += f" # {escape(comment, MAX_COMMENT)}"
     lines = [header]
     for side in outcome.sides:
         lines += side_lines(side)
@@ -428,7 +428,7 @@ class ContestCommand(DiceCommand):
         prefix = PRIVATE_PREFIX if made.private else PREFIX
         text = f"{prefix} {escape(caller.key)} challenges {escape(defender.key)}: {description}"
         if comment:
-            text += f" # {escape(comment, 200)}"
+            text += f" # {escape(comment, MAX_COMMENT)}"
         text += f"\n  {escape(defender.key)} answers with {hint} (within {CHALLENGE_TIMEOUT // 60} minutes)."
         tell(caller, [defender], made.private, text)
         return made
@@ -476,6 +476,7 @@ class ContestCommand(DiceCommand):
             raise DiceError("You have no challenge waiting for an answer.")
         clear(challenge)
         text = f"{PREFIX} {escape(caller.key)} withdraws the challenge to {escape(challenge.defender.key)}."
-        if challenge.defender.location != caller.location:
+        away = challenge.defender.location != caller.location
+        if away:  # told once: now, or when they next connect
             store.notify(challenge.defender, text)
-        tell(caller, [challenge.defender], challenge.private, text)
+        tell(caller, [] if away else [challenge.defender], challenge.private, text)
