@@ -93,12 +93,12 @@ def test_v20_private_challenge_survives_a_reload_and_reaches_the_two_only(new_pl
         client.read_available()
     anna.command(f"+contest/private 3 = {bruno.name} # arm wrestling",
                  f"{bruno.name} answers with +contest/answer <pool> [vs <diff>]")
-    told = bruno.read_until("+contest/decline", timeout=15)
+    told = bruno.read_until("minutes).", timeout=15)
     assert f"[Private contest] {anna.name} challenges {bruno.name}: 3 # arm wrestling" in told
 
     superuser_client.send("@reload")
     superuser_client.read_until("Server restarted", timeout=120)
-    pending = bruno.read_until("within", timeout=30)
+    pending = bruno.read_until("+contest/decline within", timeout=30)
     assert f"{anna.name}'s challenge to you is still open: answer with +contest/answer" in pending
 
     answer = bruno.command("+contest/answer 2 vs 7", "[code ")
