@@ -224,7 +224,7 @@ def make_challenge(caller, defender, pool, **fields):
 def challenger_side(challenge, read):
     """
     The challenger's side read again when the answer comes (`read(kept, challenger)`): their
-    sheet may have changed since (a wound, Willpower spent). A refusal says whose side it is,
+    sheet may have changed since (a wound, a point spent). A refusal says whose side it is,
     since the one who answered reads it.
     """
     try:

@@ -3,7 +3,7 @@ What every wing's `+odds/contest` shares: reading another character's sheet for 
 other switches, and the table of a contest's chances, drawn with `rules.display` at the
 caller's width. The figures are each system's (`rules.<key>_contest_odds`); no dice logic here.
 
-**Ruling** (the same as V5's): naming a character reads their sheet, which a player may not see
+**Ruling** (every system's): naming a character reads their sheet, which a player may not see
 otherwise; it is open to staff, and to a player only for their own characters (the same
 account). Their sheet is never shown, but a few +odds/contest calls would reveal their dots.
 """

@@ -1,19 +1,10 @@
 """
-Contest odds in any system: two sides roll independently and the higher score wins.
-
-Given each side's exact score distribution (an `OddsView.distribution`: `(score, Fraction)`
-pairs, or a mapping score -> Fraction), the chances that side A scores more, less or the same
-come from one pass over the sorted scores with running totals (no simulation, no pairwise
-product of every score with every score): about (scores of A + scores of B) additions.
-
-`compare` does the same over plain weights (integer ways, or anything with + and *) without
-asking them to sum to 1, so a system that counts in integers (`rules.v5_contest_odds`) makes
-a Fraction only at the end. Who takes a tie is the system's rule (V5: the defender,
-docs/v5.md), not this module's.
-
-`at_least` answers "A beats B by `margin` or more" with the same pass (A's scores moved by the
-margin), so a system's margin bands (The Dice Check's Degrees of Success) need no pairwise
-product either.
+Contest odds in any system: two sides roll independently and the higher score wins. Each
+system gives only its sides' distributions; this module compares them in one pass over the
+sorted scores with running totals (no simulation, no product of every score with every score):
+`compare` over whole ways (a Fraction only at the end), `contest_figures` for a contest's
+figures (who takes a tie is the system's rule), `at_least` for a margin band ("A beats B by
+`margin` or more": The Dice Check's Degrees of Success), `convolve` and `margins` over chances.
 
 Pure Python, standard library only.
 """

@@ -60,7 +60,9 @@ Against someone in the room (their sheet gives the TN):
   +roll/damage 6d(6+):HAR <target>      a damage check vs their
         Hardness: the Effect is applied to them as wounds
 Another player's character: it rolls once they answer with
-  +roll/answer <your name> (or /decline); staff need no answer.
+  +roll/answer <your name> (or /decline) within 5 minutes, also over a
+  restart; their answer is consent, their dice the ones you named.
+  Staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
