@@ -1,18 +1,19 @@
 """
-What the wings' `+odds/contest` share (V20, Seyruun, The Dice Check; V5 has its own,
-`commands/v5/contest_odds.py`): reading another character's sheet for the odds, refusing +odds'
+What every wing's `+odds/contest` shares: reading another character's sheet for the odds, refusing +odds'
 other switches, and the table of a contest's chances, drawn with `rules.display` at the
 caller's width. The figures are each system's (`rules.<key>_contest_odds`); no dice logic here.
 
-**Ruling** (the same as V5's): naming a character reads their sheet, which a player may not see
+**Ruling** (every system's): naming a character reads their sheet, which a player may not see
 otherwise; it is open to staff, and to a player only for their own characters (the same
 account). Their sheet is never shown, but a few +odds/contest calls would reveal their dots.
 """
 
+from storyteller_dice.rules.contest_odds import contest_figures
 from storyteller_dice.rules.display import escape, shares, visible_len, wrap
+from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
-from .dice_base import find_character, refusal_text
+from .dice_base import find_character, refusal_text, split_comment, width_of
 from .odds import percent
 
 NOT_YOURS = ("Only staff may read another player's character for contest odds; "
@@ -112,6 +113,48 @@ def format_contest(head, outcomes, overall="", side_rows=(), side_names=("you", 
     return "\n".join(out)
 
 
+def odds_roller(cmd):
+    """The caller's roller for the odds (a sheet's, or an empty one for a caller without a sheet)."""
+    caller = cmd.caller
+    return caller.roller() if hasattr(caller, "roller") else cmd.system.roller(caller.key, {}, {})
+
+
+def win_rows(figures, them="they", named=False, noun="successes", tie="", overall_end="."):
+    """
+    The three ways a contest ends, `you win`, the tie, `they win` (figures `attacker_wins`, `tie`,
+    `defender_wins`), and the overall line when the tie has a winner (`*_wins_overall`).
+    """
+    s = "s" if named else ""
+    outcomes = [(f"you win (more {noun})", figures["attacker_wins"]), (tie or f"tie ({them} take{s} it)", figures["tie"]),
+                (f"{them} win{s} (more {noun})", figures["defender_wins"])]
+    if "attacker_wins_overall" not in figures:
+        return outcomes, ""
+    return outcomes, (f"You win overall {percent(figures['attacker_wins_overall'])}; {them} win{s} overall "
+                      f"{percent(figures['defender_wins_overall'])}{overall_end}")
+
+
 def side_name(name, limit=12):
     """A character's name for a column head or a label: escaped, at most `limit` characters."""
     return escape(name, limit)
+
+
+def distribution_odds(cmd, tie_winner="defender"):
+    """
+    `+odds/contest <your pool> vs <their pool>` for a system whose contest sides are its
+    ordinary rolls: each side's score distribution (`System.odds`, its `OddsView`) compared in
+    one pass (`rules.contest_odds.contest_figures`); a tie goes to `tie_winner` ("attacker",
+    "defender" or None: nobody). Your pool is read from your sheet, theirs as numbers.
+    """
+    only_contest(cmd)
+    system = cmd.system
+    mine, theirs = split_vs(split_comment(cmd.args)[0])
+    if theirs is None or not mine:
+        raise DiceError("Put your pool, 'vs', then the other pool.")
+    roller = odds_roller(cmd)
+    a = system.odds(parse_side(system, mine, roller), roller)
+    b = system.odds(parse_side(system, theirs, None, whose="Their side", numbers_only=True))
+    figures = contest_figures(a.distribution, b.distribution, ("attacker", "defender"), tie_winner)
+    tie = {"attacker": "tie (you take it)", "defender": ""}.get(tie_winner, "tie (nobody wins)")
+    outcomes, overall = win_rows(figures, noun=a.noun[1], tie=tie)
+    cmd.msg(format_contest([f"you: {escape(a.pool)}", f"vs they: {escape(b.pool)}"], outcomes, overall=overall,
+                           notes=["Exact, by counting."], width=width_of(cmd.caller)))

@@ -199,9 +199,11 @@ def minutes(seconds):
 
 def pending_lines(character):
     """What is still pending for `character`, one line each (expired things are expired now)."""
+    # Imported here: commands.contest keeps its challenges through this module (a cycle).
+    from . import contest
     from .dice_base import dice_wing
 
-    return list(dice_wing().pending_lines(character))
+    return contest.pending_lines(character) + list(dice_wing().pending_lines(character))
 
 
 def at_connect(character):
@@ -273,9 +275,11 @@ def at_server_start():
     """
     from evennia.utils.utils import delay
 
+    from . import contest  # imported here: it keeps its challenges through this module (a cycle)
     from .dice_base import dice_wing
 
     try:
+        contest.restore_challenges()
         dice_wing().at_server_start()
     except Exception:  # noqa: BLE001 - the server must start whatever is stored
         from evennia.utils import logger

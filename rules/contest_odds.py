@@ -1,19 +1,10 @@
 """
-Contest odds in any system: two sides roll independently and the higher score wins.
-
-Given each side's exact score distribution (an `OddsView.distribution`: `(score, Fraction)`
-pairs, or a mapping score -> Fraction), the chances that side A scores more, less or the same
-come from one pass over the sorted scores with running totals (no simulation, no pairwise
-product of every score with every score): about (scores of A + scores of B) additions.
-
-`compare` does the same over plain weights (integer ways, or anything with + and *) without
-asking them to sum to 1, so a system that counts in integers (`rules.v5_contest_odds`) makes
-a Fraction only at the end. Who takes a tie is the system's rule (V5: the defender,
-docs/v5.md), not this module's.
-
-`at_least` answers "A beats B by `margin` or more" with the same pass (A's scores moved by the
-margin), so a system's margin bands (The Dice Check's Degrees of Success) need no pairwise
-product either.
+Contest odds in any system: two sides roll independently and the higher score wins. Each
+system gives only its sides' distributions; this module compares them in one pass over the
+sorted scores with running totals (no simulation, no product of every score with every score):
+`compare` over whole ways (a Fraction only at the end), `contest_figures` for a contest's
+figures (who takes a tie is the system's rule), `at_least` for a margin band ("A beats B by
+`margin` or more": The Dice Check's Degrees of Success), `convolve` and `margins` over chances.
 
 Pure Python, standard library only.
 """
@@ -78,6 +69,33 @@ def compare(weights_a, weights_b):
         tie += weight * same
         lower += weight * (total_b - below - same)
     return Comparison(higher, lower, tie)
+
+
+def contest_figures(ways_a, ways_b, names=("a", "b"), tie_winner=None, extra=None):
+    """
+    A contest's chances as every system's odds give them, from each side's whole ways.
+
+    Args:
+        ways_a, ways_b: each side's (score, ways) pairs (out of its own total of ways).
+        names (str, str): the sides' names in the keys ("attacker", "defender").
+        tie_winner (str or None): the side (one of `names`) who takes a tie, or None (nobody:
+            then there are no "overall" figures).
+        extra (dict): the system's own figures, as ways out of both totals multiplied.
+
+    Returns:
+        dict of Fractions: `<a>_wins`, `<b>_wins` (a higher score), `tie`, and with a tie
+        winner `<a>_wins_overall`, `<b>_wins_overall`; then `extra`'s keys.
+    """
+    a, b = _items(ways_a, "The first distribution"), _items(ways_b, "The second distribution")
+    higher, lower, tie = compare(a, b)
+    first, second = names
+    counts = {f"{first}_wins": higher, f"{second}_wins": lower, "tie": tie}
+    if tie_winner is not None:
+        counts[f"{first}_wins_overall"] = higher + (tie if tie_winner == first else 0)
+        counts[f"{second}_wins_overall"] = lower + (tie if tie_winner == second else 0)
+    counts.update(extra or {})
+    total = sum(weight for _, weight in a) * sum(weight for _, weight in b)
+    return {key: Fraction(value, total) for key, value in counts.items()}
 
 
 def at_least(weights_a, weights_b, margin):

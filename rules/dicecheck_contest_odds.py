@@ -1,18 +1,13 @@
 """
-Exact odds of an opposed Dice Check as a contest (docs/dicecheck.md: `Athletics (Grapple):Athletics
-(Grapple)`, both sides roll and the other side's Hits are the TN), decided as +roll decides one
-(`rules.dicecheck.evaluate_opposed`): the active side (the one who rolls against the other)
-succeeds with Hits >= the other's Hits, so an opposed tie goes to the active side (the ruling in
-`rules.dicecheck`: Hits >= TN is a success, with Effect 0). Its failure is a big botch when the
-other side has 3 or more Hits more (botch margin = their Hits - yours); on a success its Degree
-of Success comes from the Effect (yours - theirs). The other side is not judged: it only sets
-the TN, so it has no botch of its own.
+Exact odds of an opposed Dice Check as a contest (docs/dicecheck.md), decided as +roll decides
+one (`rules.dicecheck.evaluate_opposed`): the active side succeeds with Hits >= the other's, so
+the tie is its own; its failure is a big botch when the other side has 3 or more Hits more; a
+success's Degree comes from the Effect. The other side only sets the TN: no botch of its own.
 
-Counting: each side's Hits are binomial (`rules.dicecheck.odds` at TN 0), whole ways out of
-10**dice; the sides are compared in one pass (`rules.contest_odds.compare`), and every margin
-the figures need (a big botch: theirs - yours >= 3; a Degree of Success: Effect >= 2**k) is the
-same pass with one side moved (`rules.contest_odds.at_least`), so no pair of Hits is multiplied
-out. The figures equal `rules.dicecheck.opposed_odds` (which does multiply every pair).
+Only The Dice Check's distribution is here: each side's Hits are binomial (`rules.dicecheck.odds`
+at TN 0), whole ways out of 10**dice, compared by `rules.contest_odds.contest_figures`; every
+margin (the big botch, each Degree) is the same pass with one side moved
+(`rules.contest_odds.at_least`). The figures equal `rules.dicecheck.opposed_odds`.
 
 Pure Python, standard library only.
 """
@@ -20,7 +15,7 @@ Pure Python, standard library only.
 from fractions import Fraction
 
 from . import dicecheck
-from .contest_odds import at_least, compare
+from .contest_odds import at_least, contest_figures
 
 ACTIVE, OTHER = "active", "other"
 TIE_WINNER = ACTIVE  # rules.dicecheck's ruling: Hits >= TN succeeds
@@ -54,17 +49,8 @@ def contest_odds(active_pool, active_threshold, other_pool, other_threshold):
     """
     a = side_ways(active_pool, active_threshold)
     o = side_ways(other_pool, other_threshold)
-    active_wins, other_wins, tie = compare(a, o)
-    counts = {
-        "active_wins": active_wins,
-        "other_wins": other_wins,
-        "tie": tie,
-        "active_wins_overall": active_wins + tie,
-        "other_wins_overall": other_wins,
-        "big_botch": at_least(o, a, dicecheck.BIG_BOTCH),
-    }
+    answer = contest_figures(a, o, (ACTIVE, OTHER), TIE_WINNER, {"big_botch": at_least(o, a, dicecheck.BIG_BOTCH)})
     denominator = dicecheck.SIDES ** (active_pool + other_pool)
-    answer = {key: Fraction(counts[key], denominator) for key in KEYS}
     # Degree d covers Effects 2**(d-1) .. 2**d - 1 (the first degree also Effect 0).
     dos, degree, low = {}, 1, 0
     while low <= active_pool:

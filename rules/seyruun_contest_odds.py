@@ -1,30 +1,19 @@
 """
-Exact odds of a Seyruun contested roll (docs/seyruun.md, "Roll types"), decided as +contest decides
-one (`rules.seyruun.contest`): both pools roll at once; more successes wins; on a tie the
-defender wins, unless the attacker's base Attribute is higher, when the attacker does.
+Exact odds of a Seyruun contested roll (docs/seyruun.md, "Roll types"), decided as +contest
+decides one (`rules.seyruun.contest`): more successes wins; a tie goes to the defender unless
+the attacker's base Attribute is higher (whole numbers from 1 up). Each side is judged at Simple
+for its own botch (no successes and a 1; a chance die's 1: a dramatic botch).
 
-The score is a side's successes (6-9 one, 10 two; at most 10 dice rolled, the rest overflow; a
-pool of 0 or fewer rolls one chance die, whose 10 is 1 success). Each side is judged at Simple
-(1 success) for its own outcome, as +contest judges it, so its botch is its own: no successes
-and a 1 showing (a chance die's 1: a dramatic botch), whatever the other side rolled.
-
-Counting: each side's exact distribution is `rules.seyruun.distribution` (counted at import for
-every pool the cap allows), as whole ways out of 10**(dice rolled); the sides are compared in
-one pass (`rules.contest_odds.compare`); since a tie has exactly one winner, decided by the
-Attributes alone, the tie's chance goes whole to that side.
-
-**Ruling** (the rules are silent): the base Attributes are whole numbers from 1 up, as
-`rules.seyruun.contest` takes them (a pool of plain numbers counts its first number: the
-command's ruling, `commands.seyruun.contest.base_attribute`).
+Only Seyruun's distribution is here: each side's successes as whole ways out of 10**(dice
+rolled) (`rules.seyruun.distribution`), compared by `rules.contest_odds.contest_figures`; the
+tie goes whole to the side the Attributes give it.
 
 Pure Python, standard library only.
 """
 
-from fractions import Fraction
-
 from . import seyruun
 from .checks import is_int
-from .contest_odds import compare
+from .contest_odds import contest_figures
 from .errors import DiceError
 
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -80,18 +69,8 @@ def contest_odds(attacker_dice, defender_dice, attacker_attribute, defender_attr
     winner = tie_winner(attacker_attribute, defender_attribute)
     a, a_botch = side_ways(attacker_dice)
     d, d_botch = side_ways(defender_dice)
-    attacker_wins, defender_wins, tie = compare(a, d)
-    total_a, total_d = 10 ** rolled(attacker_dice), 10 ** rolled(defender_dice)
-    counts = {
-        "attacker_wins": attacker_wins,
-        "defender_wins": defender_wins,
-        "tie": tie,
-        "attacker_wins_overall": attacker_wins + (tie if winner == ATTACKER else 0),
-        "defender_wins_overall": defender_wins + (tie if winner == DEFENDER else 0),
-        "attacker_botch": a_botch * total_d,
-        "defender_botch": d_botch * total_a,
-    }
-    denominator = total_a * total_d
-    answer = {key: Fraction(counts[key], denominator) for key in KEYS}
+    extra = {"attacker_botch": a_botch * 10 ** rolled(defender_dice),
+             "defender_botch": d_botch * 10 ** rolled(attacker_dice)}
+    answer = contest_figures(a, d, (ATTACKER, DEFENDER), winner, extra)
     answer["tie_winner"] = winner
     return answer

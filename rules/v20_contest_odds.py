@@ -1,34 +1,20 @@
 """
 Exact odds of a V20 resisted action (docs/v20.md, "Resisted actions"), decided as +contest
-decides one (`rules.v20.resist`): both sides roll their own pool at their own difficulty; the
-side with more net successes wins (and keeps its net minus the other's); equal nets, 0 against
-0 included, mean nobody wins (**Ruling**: there is no tie-break in V20, docs/v20.md).
+decides one (`rules.v20.resist`): more net successes wins; equal nets, 0 against 0 included,
+mean nobody wins (`TIE_WINNER` None). A botch is a net of 0 in the comparison and each side's
+own outcome. A side is (dice, difficulty, Specialty): a resisted action spends no Willpower.
 
-The score is the net successes after 1s (`rules.v20.evaluate`: a Specialty's 10s count two,
-each 1 cancels one success, never below 0). A botch is a net of 0 in the comparison (it loses
-to any success and ties with a plain failure), and each side's botch is reported as its own
-outcome: net 0 with a 1 left over.
-
-Counting: each side's exact distribution of nets is `rules.v20.odds` (the pool-th power of a
-four-term polynomial, cached per pool, difficulty and Specialty), turned into whole ways out of
-10**dice; the two sides are compared in one pass with running totals
-(`rules.contest_odds.compare`), and the Fractions are made at the end, out of 10**(both pools).
-
-**Rulings** (the rules are silent):
-
-- A resisted action spends no Willpower on either side (+contest takes no switches), so a
-  side is (dice, difficulty, Specialty); a Specialty comes from the pool naming one.
-- The chances are each side's own; nothing here says who is the actor: "first" and "second"
-  are the two sides in the order written.
+Only V20's distribution is here: each side's nets as whole ways out of 10**dice
+(`rules.v20.odds`, a four-term polynomial cached per pool), compared by
+`rules.contest_odds.contest_figures`. "first" and "second" are the sides in the order written.
 
 Pure Python, standard library only.
 """
 
-from fractions import Fraction
 from typing import NamedTuple
 
 from . import v20
-from .contest_odds import compare
+from .contest_odds import contest_figures
 
 FIRST, SECOND = "first", "second"  # as rules.v20.resist names the winner; None: nobody
 TIE_WINNER = None  # docs/v20.md: equal nets, nobody wins
@@ -80,14 +66,5 @@ def contest_odds(first, second):
     first, second = Side(*first), Side(*second)
     a, a_botch = side_ways(first)
     b, b_botch = side_ways(second)
-    first_wins, second_wins, tie = compare(a, b)
-    total_a, total_b = 10**first.dice, 10**second.dice
-    counts = {
-        "first_wins": first_wins,
-        "second_wins": second_wins,
-        "tie": tie,
-        "first_botch": a_botch * total_b,
-        "second_botch": b_botch * total_a,
-    }
-    denominator = total_a * total_b
-    return {key: Fraction(counts[key], denominator) for key in KEYS}
+    extra = {"first_botch": a_botch * 10**second.dice, "second_botch": b_botch * 10**first.dice}
+    return contest_figures(a, b, (FIRST, SECOND), TIE_WINNER, extra)

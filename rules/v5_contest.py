@@ -108,6 +108,31 @@ def roll_contest(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
     return score_contest(attacker, defender)
 
 
+NOTABLE = ("messy_critical", "critical", "bestial_failure", "total_failure")
+
+
+def notable(result):
+    """A side's most notable outcome in a contest (a key of `rules.v5.OUTCOME_LABELS`), or None."""
+    return next((key for key in NOTABLE if getattr(result, key)), None)
+
+
+def verdict(contest, attacker, defender):
+    """The verdict's words (`attacker`, `defender`: the names as shown, already escaped)."""
+    a, d = contest.attacker.successes, contest.defender.successes
+    if contest.tie:
+        return f"Tie at {a} {'success' if a == 1 else 'successes'}: |w{defender}|n wins (ties go to the defender)."
+    winner = attacker if contest.winner == ATTACKER else defender
+    return f"|w{winner}|n wins by {contest.margin} ({max(a, d)} to {min(a, d)})."
+
+
+def summary(contest, attacker, defender):
+    """The verdict in plain words, for the record."""
+    a, d = contest.attacker.successes, contest.defender.successes
+    winner = attacker if contest.winner == ATTACKER else defender
+    said = f"tie at {a}: {winner} wins" if contest.tie else f"{winner} wins by {contest.margin}"
+    return f"{a} to {d}: {said}"
+
+
 def replace_side(contest, side, result):
     """The contest scored again after one side's dice changed (a Willpower reroll)."""
     if side == ATTACKER:

@@ -33,7 +33,7 @@ pair of 10s and a Hunger 10, and with a Hunger 1 (a side's messy critical needs 
 bestial failure a loss, so these marginals are all a contest needs, not the full joint
 distribution). Integer counts over 10**dice; about (dice**2) * (Hunger + 2) additions per side,
 cached by (regular, Hunger). The contest is then one pass over the successes with running
-totals (`rules.contest_odds.compare`): the chances are Fractions made at the end.
+totals (`rules.contest_odds.contest_figures`): the chances are Fractions made at the end.
 """
 
 from fractions import Fraction
@@ -42,7 +42,7 @@ from math import comb
 from typing import NamedTuple
 
 from . import v5
-from .contest_odds import compare
+from .contest_odds import contest_figures
 from .v5_contest import ATTACKER, DEFENDER
 
 TIE_WINNER = DEFENDER  # docs/v5.md: on a tie the defender (the side challenged) wins
@@ -155,11 +155,9 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
     attacker_dice = v5.split_pool(attacker_pool, attacker_hunger)
     defender_dice = v5.split_pool(defender_pool, defender_hunger)
     v5.check_bestial_rule(bestial_rule)
-    a = side_counts(*attacker_dice)
-    d = side_counts(*defender_dice)
+    a, d = side_counts(*attacker_dice), side_counts(*defender_dice)
     total_a, total_d = 10**a.dice, 10**d.dice
-    a_below = _running(a.total)
-    d_below = _running(d.total)
+    a_below, d_below = _running(a.total), _running(d.total)
 
     def d_less_than(k):  # ways for the defender to roll fewer than k successes
         return d_below[min(k, len(d.total))]
@@ -167,7 +165,6 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
     def a_at_most(k):  # ways for the attacker to roll at most k successes
         return a_below[min(k + 1, len(a.total))]
 
-    attacker_wins, defender_wins, tie = compare(enumerate(a.total), enumerate(d.total))
     # The attacker wins its roll when d < a; the defender when a <= d and d >= 1.
     counts = {
         "attacker_critical": sum(w * d_less_than(k) for k, w in enumerate(a.critical)),
@@ -178,21 +175,10 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
         "defender_total_failure": d.total[0] * total_a,
     }
     if bestial_rule == "official":
-        counts["attacker_bestial_failure"] = sum(
-            w * (total_d - d_less_than(k)) for k, w in enumerate(a.hunger_one)
-        )
-        counts["defender_bestial_failure"] = sum(
-            w * (total_a - (a_at_most(k) if k else 0)) for k, w in enumerate(d.hunger_one)
-        )
+        counts["attacker_bestial_failure"] = sum(w * (total_d - d_less_than(k)) for k, w in enumerate(a.hunger_one))
+        counts["defender_bestial_failure"] = sum(w * (total_a - (a_at_most(k) if k else 0))
+                                                 for k, w in enumerate(d.hunger_one))
     else:
         counts["attacker_bestial_failure"] = counts["attacker_total_failure"] if attacker_dice[1] else 0
         counts["defender_bestial_failure"] = counts["defender_total_failure"] if defender_dice[1] else 0
-    counts.update(
-        attacker_wins=attacker_wins,
-        defender_wins=defender_wins,
-        tie=tie,
-        attacker_wins_overall=attacker_wins,
-        defender_wins_overall=defender_wins + tie,
-    )
-    denominator = total_a * total_d
-    return {key: Fraction(counts[key], denominator) for key in KEYS}
+    return contest_figures(enumerate(a.total), enumerate(d.total), (ATTACKER, DEFENDER), TIE_WINNER, counts)

@@ -2,8 +2,9 @@
 
 from unittest import mock
 
-from storyteller_dice.commands.v5 import contest as contest_module
-from storyteller_dice.commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
+from storyteller_dice.commands import contest as contest_module
+from storyteller_dice.commands.contest import INCOMING, OUTGOING, load_challenge
+from storyteller_dice.commands.v5.contest import CmdContest
 
 from .table_helpers import TableTest
 
@@ -30,7 +31,7 @@ class TestContestAgainstDice(TableTest):
             "  Char2: Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1\n"
             "    Dice: 6 7 2 3  Hunger: 1  =>  2 successes: bestial failure\n"
             "  Opposition (set by Char2): 4 dice, Hunger 0\n"
-            "    Dice: 6 7 2 2  =>  2 successes\n"
+            "    Dice: 6 7 2 2  =>  2 successes: success\n"
             "  => Tie at 2 successes: Opposition (set by Char2) wins (ties go to the\n"
             "    defender).",
         }, caller=self.char2)
@@ -39,9 +40,9 @@ class TestContestAgainstDice(TableTest):
         self.do(CmdContest, "/defend dex vs 3", [6, 7, 2, 6, 8, 3], {
             self.char2: "[Contest] Opposition (staff: Char) vs Char\n"
             "  Opposition (staff: Char): 3 dice, Hunger 0\n"
-            "    Dice: 6 7 2  =>  2 successes\n"
+            "    Dice: 6 7 2  =>  2 successes: failure\n"
             "  Char: Dexterity 3 (3 dice), Hunger 2\n"
-            "    Dice: 6  Hunger: 8 3  =>  2 successes\n"
+            "    Dice: 6  Hunger: 8 3  =>  2 successes: success\n"
             "  => Tie at 2 successes: Char wins (ties go to the defender).",
         })
 
@@ -115,9 +116,9 @@ class TestChallenge(TableTest):
         expected = (
             "[Contest] Char vs Char2 # arm wrestling\n"
             "  Char: Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
-            "    Dice: 6 7 8  Hunger: 9 10  =>  5 successes\n"
+            "    Dice: 6 7 8  Hunger: 9 10  =>  5 successes: success\n"
             "  Char2: Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1\n"
-            "    Dice: 1 6 7 8  Hunger: 10  =>  4 successes\n"
+            "    Dice: 1 6 7 8  Hunger: 10  =>  4 successes: failure\n"
             "  => Char wins by 1 (5 to 4)."
         )
         self.do(CmdContest, "/answer com+res", [6, 7, 8, 9, 10, 1, 6, 7, 8, 10],

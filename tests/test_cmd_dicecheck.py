@@ -340,18 +340,36 @@ class TestOtherCharactersSheets(DiceCheckTest):
 
     def test_a_check_waits_five_minutes_and_one_at_a_time(self):
         from storyteller_dice.commands import pending
-        from storyteller_dice.commands.dicecheck import challenge
+        from storyteller_dice.commands.contest import INCOMING, load_challenge
 
         self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
         carl = self.make_character("Carl")
         self.refused(CmdRoll, "STR:EVA Char", "Char has another check to answer; try again later.", caller=carl)
-        held = pending.load(self.char1, challenge.CHALLENGE)
+        held = load_challenge(self.char1, INCOMING)
         self.assertEqual(pending.pending_lines(self.char1), [
-            "Char2's check waits for your answer (5 minutes left): +roll/answer Char2 or +roll/decline Char2."])
-        pending.save(self.char1, challenge.CHALLENGE, {**held, "at": held["at"] - challenge.SECONDS - 1})
+            "|w[Contest]|n Char2's challenge to you is still open: answer with +roll/answer Char2 or "
+            "+roll/decline Char2 within 5 minutes."])
+        held.created -= 301
+        held.save()
         self.assertEqual(pending.pending_lines(self.char1), [])
         self.refused(CmdRoll, "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
         self.assertFalse(RollEntry.objects.exists())
+
+    def test_a_waiting_check_survives_a_restart_and_expires_with_both_told(self):
+        from unittest import mock
+
+        from storyteller_dice.commands import contest, pending
+
+        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
+        made = contest.load_challenge(self.char1, contest.INCOMING)
+        with mock.patch.object(contest, "delay") as delay:
+            contest.restore_challenges()  # the start hook, after a reload
+        (_, callback, restored), = [call.args for call in delay.call_args_list]
+        self.assertEqual((callback, restored.id, restored.pool["args"]), (contest.expire_challenge, made.id, "STR:EVA Char"))
+        self.listen(self.char2)
+        self.assertTrue(contest.expire_challenge(restored))
+        self.assertEqual(self.told, ["|w[Contest]|n Your challenge to Char expired unanswered after 5 minutes."])
+        self.assertEqual(pending.pending_lines(self.char1), [])
 
     def test_a_player_may_use_their_own_characters(self):
         alt = self.make_character("Alt")

@@ -118,7 +118,7 @@ class TestContest(SeyruunTest):
 
     def test_staff_rolls_a_character_side(self):
         out = self.do(CmdContest, "dex+stealth vs dex=Char2", [6, 2, 2, 2, 2, 10])
-        self.assertIn(flat("vs Char2: Dexterity 2 - untrained 1 = 1 die"), flat(out))
+        self.assertIn(flat("  Char2: Dexterity 2 - untrained 1 = 1 die"), flat(out))
         self.assertIn(flat("Char2 wins, 2 to 1 successes"), flat(out))
 
 

@@ -262,16 +262,16 @@ class TestExtendedAndContest(V20Test):
     def test_resisted(self):
         self.char2.set_trait("dexterity", 2)
         out = self.roll("Anna: dex vs 6 = Char2: dex vs 6", [6, 7, 8, 6, 2], cmd=CmdContest)
-        self.assertIn("Verdict: Anna wins by 2 successes.", out)
+        self.assertIn("=> Anna wins by 2 successes.", out)
         out = self.roll("Anna: dex vs 6 = Char2: dex vs 6", [6, 2, 2, 6, 2], cmd=CmdContest)
-        self.assertIn("Verdict: equal nets (1 each): nobody wins.", out)
+        self.assertIn("=> equal nets (1 each): nobody wins.", out)
         self.assertEqual(RollEntry.objects.filter(kind="contest").count(), 2)
 
     def test_private_resisted_names_only_those_shown(self):
         # Char2's player is not connected: the line names Anna and staff, and Anna is told.
         self.char2.set_trait("dexterity", 2)
         out = self.roll("/private Anna: dex vs 6 = Char2: dex vs 6", [6, 7, 8, 6, 2], cmd=CmdContest)
-        self.assertIn("  Verdict: Anna wins by 2 successes.\n  (private: shown to Anna, staff) [code ", out)
+        self.assertIn("  => Anna wins by 2 successes.\n  (private: shown to Anna, staff) [code ", out)
         self.assertTrue(out.endswith("]\nNot shown to Char2 (not connected)."), out)
         self.assertEqual(list(RollEntry.objects.get(kind="contest").receivers.all()), [self.char1])
 

@@ -163,7 +163,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def test_both_sides_of_a_challenge_may_reroll_once(self):
         from unittest import mock
 
-        from storyteller_dice.commands.v5 import contest as contest_module
+        from storyteller_dice.commands import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])
@@ -180,7 +180,7 @@ class TestWillpowerOnContestsAndTeams(TableTest):
     def challenge_answered(self, faces):
         from unittest import mock
 
-        from storyteller_dice.commands.v5 import contest as contest_module
+        from storyteller_dice.commands import contest as contest_module
 
         with mock.patch.object(contest_module, "delay"):
             self.do(CmdContest, "dex+athletics vs Char2", [])

@@ -14,9 +14,10 @@ from unittest import mock
 from evennia.objects.models import ObjectDB
 from evennia.utils.idmapper.models import flush_cache
 
-from storyteller_dice.commands.v5 import contest as contest_module
+from storyteller_dice.commands import contest as contest_module
 from storyteller_dice.commands import pending
-from storyteller_dice.commands.v5.contest import INCOMING, OUTGOING, CmdContest, load_challenge
+from storyteller_dice.commands.contest import INCOMING, OUTGOING, load_challenge
+from storyteller_dice.commands.v5.contest import CmdContest
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.commands.v5.teamwork import CmdTeamwork, helping, load_team
 from storyteller_dice.commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll
@@ -66,9 +67,9 @@ class TestChallengeSurvives(PendingTest):
         expected = (
             "[Contest] Char vs Char2 # arm wrestling\n"
             "  Char: Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2\n"
-            "    Dice: 6 7 8  Hunger: 9 10  =>  5 successes\n"
+            "    Dice: 6 7 8  Hunger: 9 10  =>  5 successes: success\n"
             "  Char2: Composure 2 + Resolve 3 = 5 (5 dice), Hunger 1\n"
-            "    Dice: 1 6 7 8  Hunger: 10  =>  4 successes\n"
+            "    Dice: 1 6 7 8  Hunger: 10  =>  4 successes: failure\n"
             "  => Char wins by 1 (5 to 4)."
         )
         self.do(CmdContest, "/answer com+res", [6, 7, 8, 9, 10, 1, 6, 7, 8, 10],
@@ -81,7 +82,7 @@ class TestChallengeSurvives(PendingTest):
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
         with mock.patch.object(contest_module, "delay") as delay, \
-                mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 100):
+                mock.patch("storyteller_dice.commands.contest.time.time", return_value=made.created + 100):
             contest_module.restore_challenges()
         (seconds, callback, challenge), = [call.args for call in delay.call_args_list]
         self.assertEqual((round(seconds), callback, challenge.id), (200, contest_module.expire_challenge, made.id))
@@ -93,7 +94,7 @@ class TestChallengeSurvives(PendingTest):
         self.online = set()  # the Portal has not handed the sessions back yet
         later = made.created + contest_module.CHALLENGE_TIMEOUT + 60
         with mock.patch.object(contest_module, "delay") as delay, \
-                mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=later):
+                mock.patch("storyteller_dice.commands.contest.time.time", return_value=later):
             contest_module.restore_challenges()
         self.assertEqual(delay.call_count, 0)
         self.assertIsNone(load_challenge(self.char1, OUTGOING))
@@ -109,7 +110,7 @@ class TestChallengeSurvives(PendingTest):
         self.challenge()
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
-        with mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 301):
+        with mock.patch("storyteller_dice.commands.contest.time.time", return_value=made.created + 301):
             out = self.do(CmdContest, "/answer com+res", [], caller=self.char2)
         self.assertIn("Char's challenge has expired.", out)
         self.assertIsNone(load_challenge(self.char1, OUTGOING))
@@ -144,7 +145,7 @@ class TestReconnectTellsWhatIsPending(PendingTest):
         self.do(CmdRoll, "dex+athletics vs 3", [1, 2, 6, 3, 7])
         made = load_challenge(self.char1, OUTGOING)
         self.restart()
-        with mock.patch("storyteller_dice.commands.v5.contest.time.time", return_value=made.created + 61), \
+        with mock.patch("storyteller_dice.commands.contest.time.time", return_value=made.created + 61), \
                 mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=made.created + 61):
             mine = self.told(self.char1, lambda: pending.at_connect(self.char1))
             theirs = self.told(self.char2, lambda: pending.at_connect(self.char2))

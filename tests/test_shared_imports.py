@@ -7,7 +7,8 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = ["commands/rolls.py", "commands/odds.py", "commands/contest_odds.py", "commands/sheet.py", "commands/dice_base.py",
+SHARED = ["commands/rolls.py", "commands/odds.py", "commands/contest.py", "commands/contest_odds.py", "rules/contest.py",
+          "commands/sheet.py", "commands/dice_base.py",
           "commands/rolllog.py", "commands/default_cmdsets.py", "commands/pending.py", "commands/panel.py",
           "rules/display.py", "rules/systems.py",
           *sorted(str(p.relative_to(ROOT)) for folder in ("typeclasses", "rolllog")

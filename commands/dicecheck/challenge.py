@@ -15,29 +15,20 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
 - The check is rolled when answered, as the challenger typed it (private, shown to the names
   given, with damage), and shown as the challenger's roll; both must still be in one room. A
   private check is shown to the one who answered too: it rolled their sheet.
-- One check waits for a character at a time, for `SECONDS` (5 minutes, as a V5 challenge);
-  asking again replaces your own. Asking someone who has another's check waiting is refused.
+- The waiting check is a challenge of the shared flow (`commands.contest`): kept on both
+  characters in the database (it survives a reload), waiting 5 minutes (`rules.contest.TIMEOUT`,
+  then it expires and both are told), listed when either connects. One waits for a character
+  at a time, and each player asks one at a time: asking again replaces your own waiting check.
 - `+odds` against another player's sheet has no answer to wait for, and is refused.
 """
-
-import time
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
 from .. import pending
+from ..contest import INCOMING, OUTGOING, clear, challenge_to, live, load_challenge, make_challenge
 from ..dice_base import COMMENT, dice_system, find_character, split_comment
-
-CHALLENGE = "dicecheck_challenge"  # on the target: the check that waits for their answer
-SECONDS = 300
-
-
-def live(held):
-    """The waiting check, or None once it is older than `SECONDS`."""
-    if not held or time.time() - float(held.get("at", 0)) > SECONDS:
-        return None
-    return held
 
 
 def consented(cmd, target):
@@ -73,31 +64,38 @@ def waiting_target(cmd):
 
 
 def ask(cmd, target):
-    """Keep the check on `target` and tell both."""
+    """Keep the check as a challenge to `target` (replacing the caller's own waiting one) and tell both."""
     caller = cmd.caller
-    held = live(pending.load(target, CHALLENGE))
-    if held and held.get("from") != caller:
-        raise DiceError(f"{escape(target.key)} has another check to answer; try again later.")
+    mine = live(load_challenge(caller, OUTGOING))
+    if mine:
+        clear(mine)
     typed = " ".join(cmd.raw_string.split())
-    pending.save(target, CHALLENGE, {"from": caller, "args": cmd.args, "switches": list(cmd.switches),
-                                     "numbers_only": bool(cmd.numbers_only), "command": typed, "at": time.time()})
-    name, mine = escape(target.key), escape(caller.key)
+    name, me = escape(target.key), escape(caller.key)
+    try:
+        make_challenge(caller, target, {"args": cmd.args, "switches": list(cmd.switches),
+                                        "numbers_only": bool(cmd.numbers_only)},
+                       command=typed, key="+roll", description=escape(typed, 120),
+                       private="private" in cmd.switches, answer_hint=f"+roll/answer {me} or +roll/decline {me}")
+    except DiceError:
+        raise DiceError(f"{name} has another check to answer; try again later.") from None
     cmd.msg(f"{name}'s sheet is their player's: your check is rolled when they answer it "
-            f"(+roll/answer {mine}, within 5 minutes).")
-    pending.notify(target, f"{mine} asks to roll against your sheet: {escape(typed, 120)}\n"
-                           f"  Let it roll with +roll/answer {mine}, or +roll/decline {mine}.")
+            f"(+roll/answer {me}, within 5 minutes).")
+    pending.notify(target, f"{me} asks to roll against your sheet: {escape(typed, 120)}\n"
+                           f"  Let it roll with +roll/answer {me}, or +roll/decline {me}.")
 
 
 def _held_from(cmd, how):
+    """The waiting check from the one `cmd` names (both still here); it no longer waits."""
     caller = cmd.caller
     name = cmd.args.strip()
     if not name:
         raise DiceError(f"Name who asked: +roll/{how} <name>.")
-    held = live(pending.load(caller, CHALLENGE))
-    challenger = held.get("from") if held else None
+    held = live(load_challenge(caller, INCOMING))
+    challenger = held.challenger if held and held.key == "+roll" else None
     if challenger is None or name.lower() not in (challenger.key.lower(), f"#{challenger.id}"):
         raise DiceError(f"No check from '{escape(name, 40)}' waits for your answer.")
-    pending.remove(caller, CHALLENGE)
+    challenge_to(caller)  # void (and both told) when they are no longer in one place
+    clear(held)
     return challenger, held
 
 
@@ -111,18 +109,17 @@ def _shown_to(args, who):
 
 def answer(cmd):
     """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
-    from ..rolls import CmdCheck, CmdRoll
+    from ..rolls import CmdCheck, CmdRoll  # commands.rolls runs the wing, which imports this module
 
     challenger, held = _held_from(cmd, "answer")
-    if challenger.location != cmd.caller.location:
-        raise DiceError(f"{escape(challenger.key)} is not here now: ask them to roll again.")
-    roll = (CmdCheck if held.get("numbers_only") else CmdRoll)()
+    stored = held.pool
+    roll = (CmdCheck if stored.get("numbers_only") else CmdRoll)()
     roll.caller = roll.obj = challenger
     roll.account, roll.session = getattr(challenger, "account", None), None
-    roll.cmdstring, roll.args, roll.switches = roll.key, held.get("args", ""), list(held.get("switches") or ())
+    roll.cmdstring, roll.args, roll.switches = roll.key, stored.get("args", ""), list(stored.get("switches") or ())
     if "private" in roll.switches:
         roll.args = _shown_to(roll.args, cmd.caller)
-    roll.raw_string = held.get("command", "")
+    roll.raw_string = held.command
     roll.dicecheck_consent = cmd.caller
     roll.run()
 
@@ -130,4 +127,4 @@ def answer(cmd):
 def decline(cmd):
     challenger, held = _held_from(cmd, "decline")
     cmd.msg(f"You decline {escape(challenger.key)}'s check.")
-    pending.notify(challenger, f"{escape(cmd.caller.key)} declines your check: {escape(held.get('command', ''), 120)}")
+    pending.notify(challenger, f"{escape(cmd.caller.key)} declines your check: {escape(held.command, 120)}")

@@ -1,30 +1,18 @@
 """
-+odds/contest (The Dice Check): the exact chances of an opposed check before it is rolled, in
-the rules' notation, as +roll writes an opposed check:
++odds/contest (The Dice Check): an opposed check's exact chances (`rules.dicecheck_contest_odds`),
+written as +roll writes one:
 
-    +odds/contest <your pool>:<their trait> <character>    STR:STR Bob, Athletics (Grapple):Athletics (Grapple) Bob
-    +odds/contest <your pool>:<their dice>                 STR:12d(6+), Swords (Cut):9 (9 dice at 6+)
+    +odds/contest <your pool>:<their trait> <character>    STR:STR Bob
+    +odds/contest <your pool>:<their dice>                 STR:12d(6+), Swords (Cut):9
 
-You are the active side: your Hits against theirs, their Hits your TN. The figures are
-`rules.dicecheck_contest_odds.contest_odds` (`rules.dicecheck_system.parse_contest` reads the
-notation): more Hits wins; a tie is yours (Hits >= TN succeeds); your big botch (they have 3
-or more Hits more) and each Degree of Success of a win. Exact Fractions
-(bench/bench_contest_odds.py).
-
-**Rulings**:
-
-- Naming a character reads their sheet: open to staff and to a player for their own
-  characters only (`commands.contest_odds`), anywhere in the game. (Plain `+odds STR:STR
-  <target>` and +roll read a target in the room, as the opposed check needs them there.)
-  Their Focus counts only if they have it, as in the opposed check.
-- Under /contest the right side is a pool, never a TN: `STR:3` is Strength against 3 dice at
-  6+ (a number is dice at 6+ on either side, as for +check).
-- +odds' other switches are refused: /damage is never opposed.
+**Rulings** (docs/dicecheck.md): you are the active side, so a tie is yours (their Hits are your
+TN); naming a character reads their sheet anywhere (staff, or your own characters) and their
+Focus counts only if they have it; the right side is a pool, never a TN; no other switch.
 """
 
 from storyteller_dice.rules.display import escape
 
-from ..contest_odds import format_contest, only_contest, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, read_character, side_name
 from ..dice_base import split_comment, width_of
 from ..odds import percent
 
@@ -35,8 +23,7 @@ def contest_sides(cmd):
     """(your request, resolved: its "other" is their CheckPool; their character or None)."""
     system, caller = cmd.system, cmd.caller
     text, _ = split_comment(cmd.args)
-    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    request = system.parse_contest(text, roller=roller)
+    request = system.parse_contest(text, roller=odds_roller(cmd))
     if not request.get("needs_target"):
         return request, None
     character = read_character(caller, request.get("target_name"), dice="dice (12d(6+))")

@@ -34,7 +34,6 @@ Rulings:
   wounds are said and not applied.
 """
 
-import time
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
@@ -63,7 +62,9 @@ Against someone in the room (their sheet gives the TN):
   +roll/damage 6d(6+):HAR <target>      a damage check vs their
         Hardness: the Effect is applied to them as wounds
 Another player's character: it rolls once they answer with
-  +roll/answer <your name> (or /decline); staff need no answer.
+  +roll/answer <your name> (or /decline) within 5 minutes, also over a
+  restart; their answer is consent, their dice the ones you named.
+  Staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
@@ -92,16 +93,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
             return False
         challenge.ask(cmd, target)
         return True
-
-    def pending_lines(self, character):
-        from . import challenge
-
-        held = challenge.live(pending.load(character, challenge.CHALLENGE))
-        if not held or held.get("from") is None:
-            return []
-        name = escape(held["from"].key)
-        left = pending.minutes(challenge.SECONDS - (time.time() - float(held.get("at", 0))))
-        return [f"{name}'s check waits for your answer ({left} left): +roll/answer {name} or +roll/decline {name}."]
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:

@@ -1,28 +1,13 @@
 """
-+odds/contest (Seyruun): the exact chances of a contested roll before it is rolled, written as
-+contest writes one:
++odds/contest (Seyruun): a contested roll's exact chances (`rules.seyruun_contest_odds`):
 
     +odds/contest <your pool> vs <their pool>                (numbers: an NPC, 3+2)
     +odds/contest <your pool> vs <their pool>=<character>    (their sheet rolls it)
     +odds/contest <your pool> vs <character>                 (your pool, from their sheet)
 
-You are the attacker, as with +contest. The figures are
-`rules.seyruun_contest_odds.contest_odds`: more successes wins; a tie goes to the defender
-unless your base Attribute is higher (`commands.seyruun.contest.base_attribute`: a pool of
-numbers counts its first number), and the output says who takes it; each side's botch, judged
-at Simple as +contest judges it. Exact Fractions (bench/bench_contest_odds.py).
-
-**Rulings**:
-
-- Naming a character reads their sheet (their wound, their Willpower for a /willpower
-  ending): open to staff and to a player for their own characters only
-  (`commands.contest_odds`), where +contest's `=<character>` is staff's alone. Nothing is
-  spent.
-- `vs <character>`: a right-hand side that is not a pool of numbers and has no `=` is a
-  character's name; they roll your pool as you typed it (traits and endings), from their sheet.
-- A contest compares successes, so a difficulty ('vs' inside a side) is refused, where
-  +contest would drop it; +odds' other switches are refused too (`/willpower` is an ending of
-  the pool, as in +contest).
+**Rulings** (docs/seyruun.md): you are the attacker; a tie goes to the defender unless your base
+Attribute is higher (`commands.seyruun.contest.base_attribute`); naming a character reads their
+sheet (staff, or your own characters); nothing is spent; a difficulty inside a side is refused.
 """
 
 import re
@@ -31,9 +16,8 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
-from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name, win_rows
 from ..dice_base import refusal_text, split_comment, width_of
-from ..odds import percent
 from .contest import base_attribute
 
 USAGE = "+odds/contest <your pool> vs <their pool>[=<character>]   or   vs <character>"
@@ -62,8 +46,7 @@ def contest_sides(cmd):
     mine_text, theirs_text = split_vs(text)
     if theirs_text is None or not mine_text:
         raise DiceError("Say both sides: your pool, 'vs', then theirs (numbers like 3+2, or a character).")
-    roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-    mine = _compared(parse_side(system, mine_text, roller))
+    mine = _compared(parse_side(system, mine_text, odds_roller(cmd)))
     if other_name:
         character = read_character(caller, other_name, dice="numbers (vs 3+2)")
         theirs = parse_side(system, theirs_text, character.roller(), whose=f"{escape(character.key)}'s side")
@@ -90,15 +73,9 @@ def format_odds(mine, theirs, character, figures, width=80):
         notes = request.pool.notes()
         if notes:
             head.append(f"{label}: {escape('; '.join(notes))}")
-    they_win = f"{them} win{'s' if character is not None else ''}"
-    if figures["tie_winner"] == "attacker":
-        tie = f"tie (you take it: base Attribute {a_attr} to {d_attr})"
-    else:
-        tie = f"tie ({them} take{'s' if character is not None else ''} it: base Attribute {a_attr} to {d_attr})"
-    outcomes = [("you win (more successes)", figures["attacker_wins"]), (tie, figures["tie"]),
-                (f"{they_win} (more successes)", figures["defender_wins"])]
-    overall = (f"You win overall {percent(figures['attacker_wins_overall'])}; "
-               f"{they_win} overall {percent(figures['defender_wins_overall'])}.")
+    named = "s" if character is not None else ""
+    taker = "you take" if figures["tie_winner"] == "attacker" else f"{them} take{named}"
+    outcomes, overall = win_rows(figures, them, bool(named), tie=f"tie ({taker} it: base Attribute {a_attr} to {d_attr})")
     notes = []
     if mine.pool.chance or theirs.pool.chance:
         notes.append("A chance die's botch (a 1) is a dramatic botch.")

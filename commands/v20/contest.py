@@ -1,20 +1,29 @@
 """
-V20 resisted actions: `+contest` (docs/v20.md): both sides roll; the one with more net
-successes wins and keeps its net minus the other's (`rules.v20.resist`); equal nets: nobody
+V20 resisted actions: `+contest` (docs/v20.md, "Resisted actions") on the shared challenge flow
+(`commands.contest`). Both sides roll their own pool at their own difficulty; the one with more
+net successes wins and keeps its net minus the other's (`rules.v20.resist`); equal nets: nobody
 wins (no tie goes to the defender in V20).
 
-**Ruling**: the Storyteller (staff) rolls a resisted action for both sides at once, from each
-character's own sheet (their wounds and defaulting apply); a botch on either side is shown as
-that side's outcome, and the margin is counted from the nets as they stand.
+**Rulings**:
+- A player challenges a character here (`+contest <pool> [vs <diff>] = <character>`); the
+  challenged player answers with their own pool and difficulty (`+contest/answer <pool>
+  [vs <diff>]`), or declines. Their sheet is rolled only by their answer, so nobody rolls
+  another player's sheet without their consent.
+- The challenger's pool is checked when the challenge is made and read again from their sheet
+  when it is answered: both sides roll with their wounds at that moment, as one resisted action.
+- The Storyteller (staff) may still roll both sides at once, from each character's own sheet
+  (`+contest <character>: <pool> = <character>: <pool>`): no answer is waited for.
+- A botch on either side is shown as that side's outcome; the margin is counted from the nets.
 """
 
 from storyteller_dice.rules import v20
-from storyteller_dice.rules.display import format_roll
+from storyteller_dice.rules.contest import Outcome, Side
+from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
-from ..dice_base import (DiceCommand, announce, dice_system, find_character, is_staff, split_comment, split_connected)
-from storyteller_dice.rules.display import escape
+from ..contest import ContestCommand, challenger_side, show_contest
+from ..dice_base import dice_system, find_character, is_staff
 from ..rolls import roll_summary
 
 
@@ -28,88 +37,96 @@ def read_side(caller, text):
     return character, pool.strip()
 
 
-class CmdContest(DiceCommand):
+def parse(character, text):
+    """The request of `text` rolled from `character`'s sheet (no switches: a resisted action takes none)."""
+    return dice_system().parse(text, frozenset(), roller=character.roller())
+
+
+def resolve(sides):
+    """Roll both (character, pool text) sides; the shared flow's Outcome."""
+    system, rng = dice_system(), get_rng()
+    rolled, results = [], []
+    for character, text in sides:
+        request = parse(character, text)
+        result = system.roll(request, character.roller(), rng=rng)
+        results.append(result)
+        rolled.append(Side(character.key, system.view(result, request), system.record(result, request)))
+    outcome = v20.resist(*results)
+    if outcome.winner is None:
+        said = f"equal nets ({results[0].successes} each): nobody wins"
+    else:
+        winner = rolled[0].label if outcome.winner == "first" else rolled[1].label
+        said = f"{winner} wins by {outcome.margin} {'success' if outcome.margin == 1 else 'successes'}"
+    summary = f"{roll_summary(rolled[0].view)} vs {roll_summary(rolled[1].view)}: {said}"
+    return Outcome(tuple(rolled), escape(said) + ".", summary,
+                   {"system": system.key, "winner": outcome.winner, "margin": outcome.margin})
+
+
+class CmdContest(ContestCommand):
     """
-    Roll a resisted action between two characters (staff).
+    A resisted action: your pool against another character's.
 
     Usage:
+      +contest <pool> [vs <diff>] = <character> [# <comment>]
+      +contest/answer <pool> [vs <diff>]
+      +contest/decline
+      +contest/cancel
       +contest <character>: <pool> [vs <diff>] =
-               <character>: <pool> [vs <diff>] [# <comment>]
+               <character>: <pool> [vs <diff>] [# <comment>]   (staff)
 
     Switches:
-      private - show it only to the two characters and staff here
+      answer  - answer the challenge made to you, with your pool
+      decline - refuse the challenge made to you
+      cancel  - withdraw the challenge you made
+      private - shown only to both sides and staff here
 
-    Both roll their own pools (their wounds, Specialties and untrained
-    Abilities apply, default difficulty 6). The side with more net successes
-    wins and keeps its net successes minus the other's; equal nets: nobody
-    wins. The room sees both rolls and the verdict; it is kept on the roll
-    log as one entry.
+    You challenge a character here; they answer with their own pool (or
+    decline) within 5 minutes, and both roll then, each from their own
+    sheet (wounds, Specialties and untrained Abilities apply, default
+    difficulty 6). The side with more net successes wins and keeps its net
+    successes minus the other's; equal nets: nobody wins. Staff may roll
+    both sides at once. It is kept on the roll log as one entry.
 
     Examples:
+      +contest dex+brawl = Bruno # the grapple
+      +contest/answer dex+athletics vs 7
       +contest Anna: dex+brawl = Bruno: dex+athletics vs 7
-      +contest Anna: man+subterfuge vs 7 = Bruno: per+empathy # the lie
     """
 
     key = "+contest"
     aliases = ["contest"]
-    locks = "cmd:all()"
-    switch_options = ("private",)
-    usage = "+contest <character>: <pool> [vs <diff>] = <character>: <pool> [vs <diff>] [# <comment>]"
+    usage = "+contest <pool> [vs <diff>] = <character>; +contest/answer <pool> [vs <diff>]"
+    answer_usage = "<pool> [vs <diff>]"
 
-    def run(self):
+    def start(self, text, comment):
+        first, equals, second = (part.strip() for part in text.partition("="))
+        if not equals:
+            raise DiceError("Put '=' between your pool and the character you challenge.")
+        if ":" in first:
+            self.both_at_once(first, second, comment)
+            return
+        if not first or not second:
+            raise DiceError("Write it as +contest <pool> [vs <diff>] = <character>.")
+        request = parse(self.caller, first)
+        defender = self.find_defender(second)
+        self.challenge(defender, first, escape(request.text or first), comment)
+
+    def both_at_once(self, first, second, comment):
         caller = self.caller
         if not is_staff(caller):
-            raise DiceError("Only staff roll a resisted action for both sides; ask the Storyteller.")
-        text, comment = split_comment(self.args)
-        first_text, equals, second_text = text.partition("=")
-        if not equals:
-            raise DiceError("Put '=' between the two sides.")
-        system = dice_system()
-        sides = [read_side(caller, first_text), read_side(caller, second_text)]
+            raise DiceError("Only staff roll a resisted action for both sides; challenge the other "
+                            "character instead: +contest <pool> = <character>.")
+        sides = [read_side(caller, first), read_side(caller, second)]
         if sides[0][0] == sides[1][0]:
             raise DiceError("A resisted action needs two different characters.")
-        rng = get_rng()
-        rolled = []
-        for character, pool in sides:
-            roller = character.roller()
-            request = system.parse(pool, frozenset(), roller=roller)
-            result = system.roll(request, roller, rng=rng)
-            rolled.append((character, request, result, system.view(result, request)))
-        outcome = v20.resist(rolled[0][2], rolled[1][2])
-        names = [escape(rolled[0][0].key), escape(rolled[1][0].key)]
-        if outcome.winner is None:
-            verdict = f"equal nets ({rolled[0][2].successes} each): nobody wins"
-        else:
-            winner = names[0] if outcome.winner == "first" else names[1]
-            verdict = f"{winner} wins by {outcome.margin} {'success' if outcome.margin == 1 else 'successes'}"
-        private = "private" in self.switches
-        shown = split_connected([rolled[0][0], rolled[1][0]])[0]
-        private_to = [character.key for character in shown] + ["staff"] if private else None
+        others = [character for character, _ in sides]
+        show_contest(self, resolve(sides), comment, self.private, others, subject=sides[0][0])
 
-        def render(width):
-            lines = []
-            for index, (character, _, _, view) in enumerate(rolled):
-                lines.append(format_roll(view, character.key, verb="resists:" if index else "rolls:",
-                                         comment=comment if index == 0 else "",
-                                         prefix="[Private contest]" if private else "[Contest]", width=width))
-            lines.append(f"  Verdict: {verdict}.")
-            if private_to:
-                lines.append("  (private: shown to " + ", ".join(escape(n) for n in private_to) + ")")
-            return "\n".join(lines)
+    def read_answer(self, challenge, text):
+        text = super().read_answer(challenge, text)
+        parse(self.caller, text)
+        return text
 
-        record = {
-            "kind": "contest",
-            "command": self.raw_string.strip(),
-            "comment": comment,
-            "system": system.key,
-            "view": rolled[0][3],
-            "sides": [{"label": character.key, "view": view} for character, _, _, view in rolled],
-            "verdict": verdict,
-            "subject": rolled[0][0],
-            "data": {"system": system.key, "sides": [system.record(result, request)
-                                                     for _, request, result, _ in rolled],
-                     "winner": outcome.winner, "margin": outcome.margin},
-            "summary": f"{roll_summary(rolled[0][3])} vs {roll_summary(rolled[1][3])}: {verdict}"[:250],
-        }
-        shared = [rolled[0][0], rolled[1][0]]
-        announce(caller, render, private=private, shared_with=shared if private else (), record=record)
+    def roll_contest(self, challenge, answer):
+        challenger_side(challenge, lambda text, character: parse(character, text))
+        return resolve([(challenge.challenger, challenge.pool), (self.caller, answer)])

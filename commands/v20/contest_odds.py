@@ -1,29 +1,16 @@
 """
-+odds/contest (V20): the exact chances of a resisted action before it is rolled, written as
-+contest writes its two sides (`<character>: <pool> [vs <diff>]`, '=' between them):
++odds/contest (V20): a resisted action's exact chances (`rules.v20_contest_odds`), its sides
+written as +contest's staff form writes them ('=' between them; 'vs' is each side's own
+difficulty, default 6):
 
-    +odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]
-    +odds/contest <pool> [vs <diff>] = <character>: <pool> [vs <diff>]
-    +odds/contest <pool> [vs <diff>] = <character>
+    +odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]          (an NPC: no sheet, no wounds)
+    +odds/contest <pool> [vs <diff>] = <character>[: <pool> [vs <diff>]]
     +odds/contest <character>: <pool> [vs <diff>] = <character>: <pool> [vs <diff>]
 
-'vs' is each side's own difficulty (default 6), as everywhere in V20. The figures are
-`rules.v20_contest_odds.contest_odds`: the side with more net successes wins; equal nets,
-nobody wins; each side's botch on its own. Exact Fractions, milliseconds at 50 dice a side
-(bench/bench_contest_odds.py).
-
-**Rulings**:
-
-- A side without a name is, on the left, your own sheet (as +odds reads it) and, on the
-  right, a number of dice (an NPC: no sheet, so no wounds); a named side is read from that
-  character's sheet, as +contest reads it: their wounds, Specialties and untrained Abilities
-  apply.
-- `= <character>` alone: they roll the first side's pool (the same traits and difficulty).
-- Reading a character is open to staff and to a player for their own characters only
-  (`commands.contest_odds`); +contest itself stays staff's. One character on both sides is
-  refused, as +contest refuses it.
-- +contest takes no switches, so neither does /contest: a Specialty is named in the pool
-  (`dex+brawl(grappling)`), and a resisted action spends no Willpower.
+**Rulings** (docs/v20.md, "Resisted actions"): an unnamed left side is your own sheet; `=
+<character>` alone rolls the first side's pool; a character is read from their sheet (staff, or
+your own characters: `commands.contest_odds.read_character`); one character on both sides is
+refused; no switches (a Specialty is named in the pool; a resisted action spends no Willpower).
 """
 
 import re
@@ -33,7 +20,7 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.v20_system import describe as pool_text
 
-from ..contest_odds import format_contest, only_contest, parse_side, read_character, side_name
+from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
 
 USAGE = "+odds/contest <pool> [vs <diff>] = [<character>:] <pool> [vs <diff>]"
@@ -73,8 +60,7 @@ def contest_sides(cmd):
             raise DiceError("Write a named side as <character>: <pool> [vs <diff>].")
         first = _named_side(cmd, name, pool_text)
     else:
-        roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-        first = Side("you", parse_side(system, first_text, roller), caller, unnamed=True)
+        first = Side("you", parse_side(system, first_text, odds_roller(cmd)), caller, unnamed=True)
         pool_text = first_text
     name, colon, their_pool = (part.strip() for part in second_text.partition(":"))
     if colon:

@@ -18,7 +18,7 @@ from storyteller_dice.rules.display import format_pool, format_reroll
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
-from . import contest, teamwork, willpower
+from . import teamwork, willpower
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from .character import in_frenzy, spend_willpower
@@ -127,14 +127,11 @@ After any roll, +willpower rerolls up to three regular dice and
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
 
     def pending_lines(self, character):
-        return contest.pending_lines(character) + teamwork.pending_lines(character) + willpower.pending_lines(character)
+        return teamwork.pending_lines(character) + willpower.pending_lines(character)
 
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
         return willpower.panel_actions(character)
-
-    def at_server_start(self):
-        contest.restore_challenges()
 
 
 WING = V5Wing()

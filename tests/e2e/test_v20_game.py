@@ -84,6 +84,33 @@ def test_v20_private_multi_reaches_the_named_only(new_player):
     assert "Traceback" not in mine + seen
 
 
+def test_v20_private_challenge_survives_a_reload_and_reaches_the_two_only(new_player, superuser_client):
+    # A player challenges another (the shared contest flow): the challenge waits through a
+    # reload, the challenged player answers with their own pool, and a third player in the room
+    # receives nothing of it, raw over telnet.
+    anna, bruno, cid = new_player(name=f"Anna{secrets.token_hex(2)}"), new_player(), new_player()
+    for client in (anna, bruno, cid, superuser_client):
+        client.read_available()
+    anna.command(f"+contest/private 3 = {bruno.name} # arm wrestling",
+                 f"{bruno.name} answers with +contest/answer <pool> [vs <diff>]")
+    told = bruno.read_until("minutes).", timeout=15)
+    assert f"[Private contest] {anna.name} challenges {bruno.name}: 3 # arm wrestling" in told
+
+    superuser_client.send("@reload")
+    superuser_client.read_until("Server restarted", timeout=120)
+    pending = bruno.read_until("+contest/decline within", timeout=30)
+    assert f"{anna.name}'s challenge to you is still open: answer with +contest/answer" in pending
+
+    answer = bruno.command("+contest/answer 2 vs 7", "[code ")
+    seen = anna.read_until("[code ", timeout=15)
+    for out in (answer, seen):
+        flat = re.sub(r"\n\s+", " ", out)
+        assert f"[Private contest] {anna.name} vs {bruno.name} # arm wrestling" in flat, flat
+        assert f"{bruno.name}: 2 dice, difficulty 7" in flat, flat
+    assert anna.name not in cid.read_available(1.0)
+    assert "Traceback" not in answer + seen
+
+
 # The hostile-player checks every system runs (tests/e2e/hostile_checks.py), on this server.
 class TestHostile(hostile_checks.HostileChecks):
     ROLL = '+roll 3 vs 6'
