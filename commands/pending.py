@@ -200,8 +200,10 @@ def minutes(seconds):
 def pending_lines(character):
     """What is still pending for `character`, one line each (expired things are expired now)."""
     from .dice_base import dice_wing
+    # Here, not at the top: commands.extended keeps its state through this module.
+    from .extended import pending_lines as extended_lines
 
-    return list(dice_wing().pending_lines(character))
+    return extended_lines(character) + list(dice_wing().pending_lines(character))
 
 
 def at_connect(character):

@@ -512,6 +512,7 @@ class SeyruunSystem(System):
     roll_switches = ("willpower", "multi", "damage", "soak")
     roll_usage = "+roll <pool> [vs <successes>] [/willpower] [/multi <actions>] [# <comment>]"
     check_usage = "+check <number> [vs <successes>] [# <comment>]"
+    extended = seyruun.EXTENDED
     help = """\
 Seyruun: your pool is an Attribute plus a Skill, or a Discipline, Path
 or Racial Power Tree in its place (+roll cha+dominate). No Skill dots:

@@ -39,7 +39,7 @@ numbers is never one).
 import re
 from fractions import Fraction
 
-from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
+from . import v5, v5_contest, v5_contest_odds, v5_extended, v5_odds, v5_sheet
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
 from .pools import build_pool, check_total
@@ -150,6 +150,7 @@ class V5System(System):
     roll_usage = "+roll <pool> [vs <difficulty>] [# <comment>]"
     check_usage = "+check <number> [vs <difficulty>] [# <comment>]"
     sheet = V5Sheet()
+    extended = v5_extended.RULES
     help = """\
 V5: your pool adds Attributes, Skills, Disciplines and numbers; a
 Specialty you have adds one die: str+brawl(grappling). The difficulty

@@ -21,11 +21,8 @@ from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
 from .display import format_pool
 
-EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
-
-
 class V5Wing(Wing):
-    switches = ("extended", "status", "stop", "surge")
+    switches = ("surge",)
     odds_switches = ("reroll", "contest")
     roll_help = """\
 Blood Surge (V5): +roll/surge <pool> [vs <difficulty>]
@@ -54,14 +51,6 @@ After any roll, +willpower rerolls up to three regular dice and
         from .cmdset import V5CmdSet
 
         return V5CmdSet
-
-    def handle_roll(self, cmd):
-        if not EXTENDED_SWITCHES & set(cmd.switches):
-            return False
-        from .rolls import extended_roll
-
-        extended_roll(cmd)
-        return True
 
     def handle_odds(self, cmd):
         if "contest" in cmd.switches:  # commands/v5/contest_odds.py
@@ -114,12 +103,14 @@ After any roll, +willpower rerolls up to three regular dice and
     def after_roll(self, cmd, request, result, rng):
         if not request.option("willpower"):
             return result, None, lambda width: []
-        decision = v5.willpower_ending(result)
-        if not decision.reroll:
-            reason = decision.reason
+        from .rolls import willpower_picks
+
+        # An extended roll's step (`rules.v5_extended`) rerolls its failures even when it won.
+        picks, reason = willpower_picks(result, accumulating=bool(request.get("extended")))
+        if not picks:
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
         spend_willpower(cmd.caller)
-        rerolled = v5.reroll(result, decision.indexes, rng=rng)
+        rerolled = v5.reroll(result, picks, rng=rng)
         from storyteller_dice.rules.display import format_reroll
 
         system = cmd.system
@@ -135,6 +126,12 @@ After any roll, +willpower rerolls up to three regular dice and
         remember_roll(cmd.caller, LastRoll(
             result=result, summary=summary, difficulty_given=given, private=cmd.private, record=record,
             entry=receivers.entry, receivers=receivers))
+
+    def extended_keep(self, cmd, state, request, result, record, receivers):
+        """An extended roll's latest roll, for a later +willpower (it corrects the total)."""
+        from .rolls import remember_extended
+
+        remember_extended(cmd, state, result, record["view"], record, receivers)
 
     def sheet_flags(self, character):
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
