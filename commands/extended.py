@@ -30,7 +30,7 @@ from storyteller_dice.rules.randomness import get_rng
 
 from . import pending
 from .dice_base import announce, split_comment, whole_number, width_of
-from .rolls import EXTENDED_SWITCHES, named_audience, private_to, roll_summary, split_shared
+from .rolls import EXTENDED_SWITCHES, named_audience, private_to, roll_record, split_shared
 
 SWITCHES = frozenset(EXTENDED_SWITCHES)
 STATE = "extended_roll"  # the pending value's key
@@ -211,14 +211,7 @@ def roll_step(cmd, wing, state, text, fresh, names, comment):
 
 
 def step_record(cmd, view, result, request, state, comment):
-    system = cmd.system
     progress = {"target": state.target, "total": state.total, "rolls": state.rolls, "complete": state.complete}
-    return {
-        "kind": "extended",
-        "command": cmd.raw_string.strip(),
-        "comment": comment,
-        "system": system.key,
-        "view": view,
-        "data": {**system.record(result, request), "extended": progress},
-        "summary": f"{roll_summary(view)}; extended {state.total} of {state.target}"[:250],
-    }
+    record = roll_record(cmd, "extended", request, result, view, comment, data={"extended": progress})
+    record["summary"] = f"{record['summary']}; extended {state.total} of {state.target}"[:250]
+    return record

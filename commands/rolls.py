@@ -212,24 +212,30 @@ class CmdRoll(DiceCommand):
         wing.rolled(self, request, result, record, receivers)
 
     def record(self, request, result, initial, view, comment):
-        system = self.system
-        record = {
-            "kind": self.key.lstrip("+"),
-            "command": self.raw_string.strip(),
-            "comment": comment,
-            "system": system.key,
-            "view": view,
-            "data": system.record(result, request),
-            "summary": roll_summary(view),
-            # the older shape, read by the roll log until it reads the views
-            # (a system's own pool object, e.g. Seyruun's, is not a `rules.pools.Pool`: its text)
-            "pool": request.pool if isinstance(request.pool, Pool) else view.pool,
-            "result": result,
-            "difficulty_given": request.target_given,
-        }
+        record = roll_record(self, self.key.lstrip("+"), request, result, view, comment)
         if initial is not None:
-            record["initial"] = system.view(initial, request)
+            record["initial"] = self.system.view(initial, request)
         return record
+
+
+def roll_record(cmd, kind, request, result, view, comment, data=None):
+    """
+    What the roll log stores of a roll (the record contract of `commands.dice_base.announce`):
+    `data` is the system's record of it, with anything more the command keeps (`data`).
+    """
+    system = cmd.system
+    return {
+        "kind": kind,
+        "command": cmd.raw_string.strip(),
+        "comment": comment,
+        "system": system.key,
+        "view": view,
+        "data": {**system.record(result, request), **(data or {})},
+        "summary": roll_summary(view),
+        # the pool's parts, for the log's pool column (a system's own pool object, e.g.
+        # Seyruun's, is not a `rules.pools.Pool`: its text)
+        "pool": request.pool if isinstance(request.pool, Pool) else view.pool,
+    }
 
 
 def help_in_this_game(text, system, usage, more=""):
