@@ -29,7 +29,7 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
 from . import pending
-from .dice_base import announce, split_comment, whole_number, width_of
+from .dice_base import announce, dice_system, split_comment, whole_number, width_of
 from .rolls import EXTENDED_SWITCHES, named_audience, private_to, roll_record, split_shared
 
 SWITCHES = frozenset(EXTENDED_SWITCHES)
@@ -74,8 +74,6 @@ def no_roll(cmd, rules):
 
 def pending_lines(character):
     """The open extended roll, told on connecting (nothing when complete, damaged or none)."""
-    from .dice_base import dice_system
-
     rules = dice_system().extended
     try:
         state = load(character) if rules is not None else None
@@ -106,7 +104,7 @@ def extended_roll(cmd, wing):
     if switches & {"status", "stop"}:
         status_or_stop(cmd, rules, state)
         return
-    refuse_switches(cmd, rules, wing)
+    refuse_switches(cmd, rules)
     args, names = split_shared(cmd.args)
     text, comment = split_comment(args)
     state, text, fresh = start_or_continue(cmd, rules, state, text)
@@ -131,7 +129,7 @@ def status_or_stop(cmd, rules, state):
     cmd.msg("\n".join(wrap(text, width_of(cmd.caller))))
 
 
-def refuse_switches(cmd, rules, wing):
+def refuse_switches(cmd, rules):
     allowed = SHARED | set(rules.switches)
     extra = [name for name in cmd.switches if name not in allowed]
     if extra:

@@ -122,3 +122,22 @@ class TestExtended(TableTest):
         self.refused(CmdRoll, "/status/stop", "Use /status or /stop, not both.")
         self.refused(CmdRoll, "/stop/private", "/status and /stop take no other switch.")
         self.assertEqual(self.state()["target"], 5)
+
+    def test_each_roll_is_parsed_as_any_roll_impairment_and_all(self):
+        self.char1.set_trait("stains", 4)  # Humanity 7: one Stain beyond the empty boxes
+        out = self.do(CmdRoll, "/extended dex vs 5", [6])
+        flat = out.replace("\n    ", " ").replace("\n  ", " ")
+        self.assertIn("starts an extended roll toward 5 (roll 1): Dexterity 3 - 2 Impaired (1 die), Hunger 2", flat)
+
+    def test_a_switch_that_does_not_go_with_it_is_refused(self):
+        self.refused(CmdRoll, "/extended/surge dex vs 5", "/surge does not go with /extended: roll that on its own.")
+        self.assertIsNone(self.state())
+        self.assertEqual(self.char1.trait("hunger"), 2)
+
+    def test_an_open_one_is_told_on_connecting(self):
+        self.start()
+        self.assertEqual(pending.pending_lines(self.char1)[:1], [
+            "Your extended roll is open: dex toward 5: 2/5 after 1 roll (+roll/extended rolls it again, "
+            "+roll/stop drops it)."])
+        self.do(CmdRoll, "/extended", [6, 6, 6])
+        self.assertFalse([line for line in pending.pending_lines(self.char1) if "extended roll is open" in line])

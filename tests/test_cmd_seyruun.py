@@ -196,6 +196,10 @@ class TestExtended(SeyruunTest):
         self.do(CmdRoll, "/extended", [2] * 5)  # the ending went with that roll alone
         self.assertEqual(self.char1.roller().get("willpower_left"), before - 1)
 
+    def test_other_switches_do_not_go_with_it(self):
+        for switch in ("damage", "soak", "multi"):
+            self.refused(CmdRoll, f"/extended/{switch} dex+stealth vs 4", f"/{switch} does not go with /extended")
+
     def test_stop(self):
         self.do(CmdRoll, "/extended dex vs 3", [2, 2])  # untrained: 3 - 1
         self.do(CmdRoll, "/stop", [], "You stop your extended roll of dex toward 3: 0/3 after 1 roll.")
