@@ -32,7 +32,8 @@ class Step:
     What one roll does to an extended roll, as its system counts it.
 
     Args:
-        added (int): the successes it adds to the total.
+        added (int): the successes it adds to the total (less than 0 takes some off; the
+            total never goes below 0).
         reset (bool): the total starts over at 0 instead (V20's botch).
         marks (tuple of str): what the roll is counted as ("botch"), tallied over the rolls.
         note (str): said on the roll's progress line (plain text).
@@ -158,7 +159,8 @@ def start(pool, target, switches=(), private=False, numbers_only=False, run=""):
 
 
 def _added(total, step):
-    return 0 if step.reset else total + step.added
+    # A step may take successes off (a system's rule); a total never goes below nothing.
+    return 0 if step.reset else max(0, total + step.added)
 
 
 def _tallied(marks, add=(), take=()):

@@ -51,6 +51,7 @@ def test_reset_marks_and_correction():
     assert (fixed.total, fixed.marks, fixed.rolls) == (7, (), 2)
     again = extended.correct_last(fixed, extended.Step(reset=True, marks=("botch",)))
     assert (again.total, again.count("botch")) == (0, 1)
+    assert extended.add(extended.start("x", 5), extended.Step(added=-2)).total == 0  # never below 0
     refused(lambda: extended.correct_last(extended.start("x", 5), extended.Step()),
             "That roll is no longer the latest roll of your extended roll.")
 

@@ -32,7 +32,7 @@ Extended rolls (V5):
   +roll/extended [# <comment>]      roll your extended roll again
   +roll/status   or   +roll/stop
 Successes add up toward the total (a bestial failure is shown, the total
-kept), on your character until done or stopped; /private hides them all
+kept), on your character until a new one or /stop; /private hides them all
 (=<name>, ... shows a roll to those named: name them on each roll).
 After any roll, +willpower rerolls up to three regular dice and
 +odds/reroll shows each choice's chances (help willpower)."""
