@@ -3,15 +3,15 @@
 parses the roll in its own syntax, rolls it and says how it looks (`RollView`); `rules.display`
 draws it at each receiver's width; the roll log stores it (see `commands.dice_base.announce`).
 
-What a system adds beyond that (V5's `/willpower` ending and extended rolls) comes from its
-wing (`commands.dice_base.Wing`), so a new system needs no edit here.
+Extended rolls (`/extended`, `/status`, `/stop`) are `commands.extended`, for every system whose
+`System.extended` holds its rules. What else a system adds (V5's `/willpower` ending, V20's
+`/multi`) comes from its wing (`commands.dice_base.Wing`), so a new system needs no edit here.
 """
 
+from storyteller_dice.rules.display import format_roll
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import Pool
 from storyteller_dice.rules.randomness import get_rng
-
-from storyteller_dice.rules.display import format_roll
 
 from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
                         split_comment, split_connected)
