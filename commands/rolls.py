@@ -8,7 +8,7 @@ Extended rolls (`/extended`, `/status`, `/stop`) are `commands.extended`, for ev
 `/multi`) comes from its wing (`commands.dice_base.Wing`), so a new system needs no edit here.
 """
 
-from storyteller_dice.rules.display import format_roll
+from storyteller_dice.rules import display  # display.format_roll read when drawing: tests count the draws
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import Pool
 from storyteller_dice.rules.randomness import get_rng
@@ -199,7 +199,7 @@ class CmdRoll(DiceCommand):
         name, verb = caller.key, self.verb
 
         def render(width):
-            lines = [format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
+            lines = [display.format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
             lines.extend(extra(width))
             return "\n".join(lines)
 
