@@ -20,6 +20,7 @@ from storyteller_dice.rules.randomness import get_rng
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
 from .display import format_pool
+from .rolls import remember_extended, split_hunger, willpower_picks
 
 class V5Wing(Wing):
     switches = ("surge",)
@@ -67,10 +68,6 @@ After any roll, +willpower rerolls up to three regular dice and
 
     def prepare_odds(self, cmd, text, roller):
         """`+odds <pool> ... hunger <n>`: the odds at another Hunger than the caller's."""
-        import dataclasses
-
-        from .rolls import split_hunger
-
         text, level = split_hunger(text)
         if level is not None:
             roller = dataclasses.replace(roller, state={**roller.state, "hunger": level})
@@ -103,8 +100,6 @@ After any roll, +willpower rerolls up to three regular dice and
     def after_roll(self, cmd, request, result, rng):
         if not request.option("willpower"):
             return result, None, lambda width: []
-        from .rolls import willpower_picks
-
         # An extended roll's step (`rules.v5_extended`) rerolls its failures even when it won.
         picks, reason = willpower_picks(result, accumulating=bool(request.get("extended")))
         if not picks:
@@ -129,8 +124,6 @@ After any roll, +willpower rerolls up to three regular dice and
 
     def extended_keep(self, cmd, state, request, result, record, receivers):
         """An extended roll's latest roll, for a later +willpower (it corrects the total)."""
-        from .rolls import remember_extended
-
         remember_extended(cmd, state, result, record["view"], record, receivers)
 
     def sheet_flags(self, character):
