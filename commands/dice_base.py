@@ -235,6 +235,13 @@ class Wing:
     def rolled(self, cmd, request, result, record, receivers):
         """After the roll was stored and shown (pay for it, tell someone more, ...)."""
 
+    def extended_keep(self, cmd, state, request, result, record, receivers):
+        """As `keep`, for a roll of an extended roll (`commands.extended`; `state`: the
+        `rules.extended.ExtendedRoll` after it), e.g. the roll a later reroll corrects."""
+
+    def extended_rolled(self, cmd, request, result, record, receivers):
+        """As `rolled`, for a roll of an extended roll (pay what it spends)."""
+
     def sheet_flags(self, character):
         """The flags `Sheet.layout` shows (a frozenset of str)."""
         return frozenset()

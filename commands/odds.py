@@ -10,6 +10,12 @@ wing (`commands.dice_base.Wing`).
 
 
 from .dice_base import system_and_wing, DiceCommand, dice_system, dice_wing, split_comment, width_of
+from .rolls import help_in_this_game
+
+
+def odds_usage(system):
+    """The system's +roll syntax as +odds takes it (nothing is rolled: no comment)."""
+    return system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
 
 
 def percent(probability):
@@ -52,7 +58,7 @@ class CmdOdds(DiceCommand):
             # the wing's are its own +odds extras (V5 /reroll, /contest).
             self.switch_options = tuple(wing.odds_switches) + tuple(
                 name for name in system.roll_switches if name not in wing.odds_switches)
-            self.usage = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
+            self.usage = odds_usage(system)
         super().parse()
 
     def get_help(self, caller, cmdset):
@@ -61,11 +67,7 @@ class CmdOdds(DiceCommand):
         if system is None:
             return text
         # `help +odds` asks a command object that never parsed: the usage comes from the system.
-        usage = system.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
-        parts = [text.rstrip(), f"In this game ({system.title}):\n  {usage}"]
-        if wing.odds_help:
-            parts.append(wing.odds_help.rstrip())
-        return "\n\n".join(parts)
+        return help_in_this_game(text, system, odds_usage(system), wing.odds_help)
 
     def run(self):
         from storyteller_dice.rules.display import format_odds

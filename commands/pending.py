@@ -202,8 +202,10 @@ def pending_lines(character):
     # Imported here: commands.contest keeps its challenges through this module (a cycle).
     from . import contest
     from .dice_base import dice_wing
+    # Here, not at the top: commands.extended keeps its state through this module.
+    from .extended import pending_lines as extended_lines
 
-    return contest.pending_lines(character) + list(dice_wing().pending_lines(character))
+    return contest.pending_lines(character) + extended_lines(character) + list(dice_wing().pending_lines(character))
 
 
 def at_connect(character):

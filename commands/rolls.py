@@ -3,10 +3,12 @@
 parses the roll in its own syntax, rolls it and says how it looks (`RollView`); `rules.display`
 draws it at each receiver's width; the roll log stores it (see `commands.dice_base.announce`).
 
-What a system adds beyond that (V5's `/willpower` ending and extended rolls) comes from its
-wing (`commands.dice_base.Wing`), so a new system needs no edit here.
+Extended rolls (`/extended`, `/status`, `/stop`) are `commands.extended`, for every system whose
+`System.extended` holds its rules. What else a system adds (V5's `/willpower` ending, V20's
+`/multi`) comes from its wing (`commands.dice_base.Wing`), so a new system needs no edit here.
 """
 
+from storyteller_dice.rules import display  # display.format_roll read when drawing: tests count the draws
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import Pool
 from storyteller_dice.rules.randomness import get_rng
@@ -15,6 +17,8 @@ from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_sy
                         split_comment, split_connected)
 
 SHARED_SWITCHES = ("private", "verify")
+# An extended roll's (`commands.extended`), in every system with extended-roll rules.
+EXTENDED_SWITCHES = ("extended", "status", "stop")
 
 
 MAX_SHARED = 10  # names after `=` in a private roll
@@ -124,7 +128,8 @@ class CmdRoll(DiceCommand):
     def parse(self):
         system, wing = self.system_parts()
         if system is not None:
-            extra = tuple(system.roll_switches) + tuple(wing.switches)
+            extended = EXTENDED_SWITCHES if system.extended is not None else ()
+            extra = tuple(system.roll_switches) + extended + tuple(wing.switches)
             self.switch_options = tuple(dict.fromkeys(SHARED_SWITCHES + extra))
             self.usage = system.check_usage if self.numbers_only else system.roll_usage
         super().parse()
@@ -136,9 +141,7 @@ class CmdRoll(DiceCommand):
         if system is None:
             return text
         usage = system.check_usage if self.numbers_only else system.roll_usage
-        parts = [text.rstrip(), f"In this game ({system.title}):\n  {usage}"]
-        if wing.roll_help:
-            parts.append(wing.roll_help.rstrip())
+        parts = [help_in_this_game(text, system, usage, wing.roll_help)]
         # The system's rules of a roll are a help entry of their own (game/world/help_entries.py),
         # so that this page fits one screen under every system.
         if system.help:
@@ -158,56 +161,89 @@ class CmdRoll(DiceCommand):
             raise DiceError("Only characters with a sheet can roll.")
         self.system = system = dice_system()
         wing = dice_wing(system)
+        if system.extended is not None and set(EXTENDED_SWITCHES) & set(self.switches):
+            # Here, not at the top: commands.extended reads this module's audience helpers.
+            from .extended import extended_roll
+
+            extended_roll(self, wing)
+            return
         if wing.handle_roll(self):
             return
         self.private = private = "private" in self.switches
         args, names = split_shared(self.args)
-        self.shared = shared = named_audience(caller, names, private, self.key)
+        self.shared = named_audience(caller, names, private, self.key)
         text, comment = split_comment(args)
-        roller = caller.roller()
+        request, roller = self.request(wing, text)
+        rng = get_rng()
+        first = system.roll(request, roller, rng=rng)
+        result, initial, extra = wing.after_roll(self, request, first, rng)
+        self.show(wing, request, first, result, initial, extra, comment)
+
+    def request(self, wing, text):
+        """The parsed request (as the wing prepares it, checked before rolling) and the roller."""
+        system = self.system
+        roller = self.caller.roller()
         switches = frozenset(opt for opt in self.switches if opt in system.roll_switches)
         text, roller = wing.prepare_roll(self, text, roller)
         request = system.parse(text, switches, roller=roller, numbers_only=self.numbers_only)
         request = wing.prepare_request(self, request, roller)
         wing.before_roll(self, request, roller)
+        return request, roller
 
-        rng = get_rng()
-        first = system.roll(request, roller, rng=rng)
-        result, initial, extra = wing.after_roll(self, request, first, rng)
+    def show(self, wing, request, first, result, initial, extra, comment):
+        """Store the roll (with the wing's state) and send it to its audience."""
+        caller, system = self.caller, self.system
         shown = system.view(first, request)
         view = system.view(result, request) if result is not first else shown
-        shown_to = private_to(caller, private, shared)
+        shown_to = private_to(caller, self.private, self.shared)
         name, verb = caller.key, self.verb
 
         def render(width):
-            from storyteller_dice.rules.display import format_roll
-
-            lines = [format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
+            lines = [display.format_roll(shown, name, verb=verb, comment=comment, private_to=shown_to, width=width)]
             lines.extend(extra(width))
             return "\n".join(lines)
 
-        record = {
-            "kind": self.key.lstrip("+"),
-            "command": self.raw_string.strip(),
-            "comment": comment,
-            "system": system.key,
-            "view": view,
-            "data": system.record(result, request),
-            "summary": roll_summary(view),
-            # the older shape, read by the roll log until it reads the views
-            # (a system's own pool object, e.g. Seyruun's, is not a `rules.pools.Pool`: its text)
-            "pool": request.pool if isinstance(request.pool, Pool) else view.pool,
-            "result": result,
-            "difficulty_given": request.target_given,
-        }
-        if initial is not None:
-            record["initial"] = system.view(initial, request)
+        record = self.record(request, result, initial, view, comment)
 
         def keep(receivers):  # the wing's state kept with the roll, in the roll's own commit
             wing.keep(self, request, result, record, receivers)
 
-        receivers = announce(caller, render, private=private, shared_with=shared, record=record, keep=keep)
+        receivers = announce(caller, render, private=self.private, shared_with=self.shared, record=record, keep=keep)
         wing.rolled(self, request, result, record, receivers)
+
+    def record(self, request, result, initial, view, comment):
+        record = roll_record(self, self.key.lstrip("+"), request, result, view, comment)
+        if initial is not None:
+            record["initial"] = self.system.view(initial, request)
+        return record
+
+
+def roll_record(cmd, kind, request, result, view, comment, data=None):
+    """
+    What the roll log stores of a roll (the record contract of `commands.dice_base.announce`):
+    `data` is the system's record of it, with anything more the command keeps (`data`).
+    """
+    system = cmd.system
+    return {
+        "kind": kind,
+        "command": cmd.raw_string.strip(),
+        "comment": comment,
+        "system": system.key,
+        "view": view,
+        "data": {**system.record(result, request), **(data or {})},
+        "summary": roll_summary(view),
+        # the pool's parts, for the log's pool column (a system's own pool object, e.g.
+        # Seyruun's, is not a `rules.pools.Pool`: its text)
+        "pool": request.pool if isinstance(request.pool, Pool) else view.pool,
+    }
+
+
+def help_in_this_game(text, system, usage, more=""):
+    """A shared command's help, then its syntax in this game's system and the wing's own help."""
+    parts = [text.rstrip(), f"In this game ({system.title}):\n  {usage}"]
+    if more:
+        parts.append(more.rstrip())
+    return "\n\n".join(parts)
 
 
 class CmdCheck(CmdRoll):

@@ -586,6 +586,10 @@ class System:
     #: the system's `Sheet`
     sheet = None
 
+    #: the system's extended-roll rules (`rules.extended.ExtendedRules`), or None: no
+    #: extended rolls (`commands.extended` runs them the same for every system)
+    extended = None
+
     def roller(self, name, values, specialties):
         """The `Roller` of a character with these sheet values and Specialties."""
         values = self.sheet.clamp(values)

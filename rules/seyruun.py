@@ -58,6 +58,7 @@ from math import comb
 
 from .checks import is_int
 from .errors import DiceError
+from .extended import ExtendedRules, Step
 from .pools import MAX_POOL
 from .randomness import roll_faces
 
@@ -494,28 +495,30 @@ def roll_resisted(power_pool, resistance_pool, rng=None):
     return resisted(roll(power_pool, MIN_DIFFICULTY, rng), roll(resistance_pool, MIN_DIFFICULTY, rng))
 
 
-@dataclass(frozen=True)
-class Extended:
-    """An extended roll's progress: successes accumulate toward `target`."""
+class SeyruunExtended(ExtendedRules):
+    """
+    Each roll is judged alone at Simple (the target is the total's) and its successes add up.
+    **Ruling**: a botch adds nothing and does not reset the total (the rules only say
+    successes accumulate); botches are counted and reported.
+    """
 
-    target: int
-    total: int = 0
-    rolls: int = 0
-    botches: int = 0
+    target_word = "vs"
+    syntax = "<pool> vs <target total>"
+    switches = ("willpower",)
+    mark_nouns = {"botch": ("botch", "botches")}
+    BOTCH_NOTE = "a botch on this roll adds nothing"
 
-    def __post_init__(self):
-        _whole(self.target, "The extended target", 1)
+    def request(self, request):
+        return replace(request, target=MIN_DIFFICULTY, target_given=False)
 
-    @property
-    def complete(self):
-        return self.total >= self.target
+    def step(self, result):
+        roll = getattr(result, "result", result)  # the system's roll wraps the rules' result
+        if roll.botch:
+            return Step(added=roll.successes, marks=("botch",), note=self.BOTCH_NOTE)
+        return Step(added=roll.successes)
 
-    def add(self, result):
-        if self.complete:
-            raise DiceError("This extended roll is already complete.")
-        return replace(
-            self, total=self.total + result.successes, rolls=self.rolls + 1, botches=self.botches + result.botch
-        )
+
+EXTENDED = SeyruunExtended()
 
 
 # ---------------------------------------------------------------- exact odds

@@ -526,6 +526,7 @@ class SeyruunSystem(System):
         MarkLook(frozenset({CHANCE, ONE}), BADGE, BADGE_CSS),
         MarkLook(frozenset({CHANCE}), "|c", "font-style: italic;", label=True),
     )
+    extended = seyruun.EXTENDED
     help = """\
 Seyruun: your pool is an Attribute plus a Skill, or a Discipline, Path
 or Racial Power Tree in its place (+roll cha+dominate). No Skill dots:

@@ -25,7 +25,7 @@ Around the roll:
   whole dice summing to it; by default as even as possible with earlier actions getting the
   extra dice; Celerity extra actions roll their full pool and are not split (`split_actions`);
 - extended actions: successes accumulate toward a target; a botch resets the total to 0
-  (`start_extended`, `add_roll`);
+  (`V20Extended`, the rules of the shared `rules.extended`);
 - resisted actions: the winner keeps own net - other's net (`resist`);
 - retry penalty: +1 difficulty per earlier failed attempt, when the Storyteller applies it
   (`retry_difficulty`, `failures_after`).
@@ -62,6 +62,7 @@ from functools import lru_cache
 
 from .checks import is_int
 from .errors import DiceError
+from .extended import ExtendedRules, Step
 from .pools import MAX_POOL
 from .randomness import roll_faces
 
@@ -436,41 +437,27 @@ def split_actions(pools, split=None, celerity=()):
 
 # ---------------------------------------------------------------- extended actions
 
-MIN_TARGET = 1
-MAX_TARGET = 100
+
+class V20Extended(ExtendedRules):
+    """
+    Net successes add up toward the total; a botch resets it to 0 (and still counts as a roll
+    made). The target comes after `for`: `vs` is the roll's difficulty, which each roll keeps.
+    `/spec` is kept from the first roll for every roll (it belongs to the pool).
+    """
+
+    target_word = "for"
+    syntax = "<pool> [vs <difficulty>] for <total>"
+    switches = ("spec",)
+    lasting = ("spec",)
+    BOTCH_NOTE = "a botch resets the total to 0"
+
+    def step(self, result):
+        if result.botch:
+            return Step(reset=True, note=self.BOTCH_NOTE)
+        return Step(added=result.successes)
 
 
-@dataclass(frozen=True)
-class ExtendedState:
-    """An extended action: target, accumulated total, rolls made, whether the last reset it."""
-
-    target: int
-    total: int = 0
-    rolls: int = 0
-    reset: bool = False  # the latest roll was a botch and started the total over
-
-    @property
-    def complete(self):
-        return self.total >= self.target
-
-    @property
-    def remaining(self):
-        return max(0, self.target - self.total)
-
-
-def start_extended(target):
-    if not is_int(target) or not MIN_TARGET <= target <= MAX_TARGET:
-        raise DiceError(f"An extended action's target is {MIN_TARGET} to {MAX_TARGET} successes.")
-    return ExtendedState(target=target)
-
-
-def add_roll(state, result):
-    """The state after one more roll: its net successes added, or the total reset by a botch."""
-    if state.complete:
-        raise DiceError("That extended action is already complete: start a new one.")
-    if result.botch:
-        return replace(state, total=0, rolls=state.rolls + 1, reset=True)
-    return replace(state, total=state.total + result.successes, rolls=state.rolls + 1, reset=False)
+EXTENDED = V20Extended()
 
 
 # ---------------------------------------------------------------- resisted actions

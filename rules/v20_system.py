@@ -516,6 +516,7 @@ class V20System(System):
         MarkLook(frozenset({CANCELS}), DIRE_STYLE, DIRE_CSS),
     )
     sheet = V20Sheet()
+    extended = v20.EXTENDED
     help = """\
 V20: your pool is Attribute + Ability (dex+brawl); the difficulty is
 the face each die needs, 2 to 10 (default 6). Each 1 cancels one

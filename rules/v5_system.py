@@ -40,7 +40,7 @@ import dataclasses
 import re
 from fractions import Fraction
 
-from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_rouse, v5_sheet
+from . import v5, v5_contest, v5_contest_odds, v5_extended, v5_odds, v5_rouse, v5_sheet
 from .display import BADGE, BADGE_CSS, SUCCESS_CSS, SUCCESS_STYLE
 from .engine import Example, MarkLook
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
@@ -166,6 +166,7 @@ class V5System(System):
         MarkLook(frozenset({HUNGER}), "|r", "color: #c00000;", label=True),
     )
     sheet = V5Sheet()
+    extended = v5_extended.RULES
     help = """\
 V5: your pool adds Attributes, Skills, Disciplines and numbers; a
 Specialty you have adds one die: str+brawl(grappling). The difficulty

@@ -1,5 +1,6 @@
 """+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
 
+from storyteller_dice.commands import extended, pending
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 
@@ -8,8 +9,8 @@ from .table_helpers import TableTest
 
 class TestExtended(TableTest):
     def state(self, character=None):
-        data = (character or self.char1).attributes.get("extended_roll", category="dice")
-        return dict(data["state"]) if data else None
+        state = extended.load(character or self.char1)
+        return state.to_dict() if state else None
 
     def start(self):
         expected = ("[Roll] Char starts an extended roll toward 5 (roll 1): Dexterity 3 (3 dice),\n"
@@ -45,7 +46,7 @@ class TestExtended(TableTest):
 
     def test_the_state_is_stored_in_the_database(self):
         self.start()
-        self.assertTrue(self.char1.db_attributes.filter(db_key="extended_roll", db_category="dice").exists())
+        self.assertTrue(self.char1.db_attributes.filter(db_key="extended_roll", db_category=pending.PENDING).exists())
         self.char1.nattributes.clear()  # what a restart loses
         self.do(CmdRoll, "/status", [], "Your extended roll: dex toward 5: 2/5 after 1 roll.")
         self.do(CmdRoll, "/extended", [6, 6, 6], "[Roll] Char continues an extended roll toward 5 (roll 2)")
@@ -55,12 +56,14 @@ class TestExtended(TableTest):
         self.do(CmdRoll, "/extended/status", [], "Your extended roll: dex toward 5: 2/5 after 1 roll.")
         self.do(CmdRoll, "/stop", [], "You stop your extended roll of dex toward 5: 2/5 after 1 roll.")
         self.assertIsNone(self.state())
-        self.refused(CmdRoll, "/status", "You have no extended roll.")
-        self.refused(CmdRoll, "/stop", "You have no extended roll.")
+        self.refused(CmdRoll, "/status", "You have no extended roll: start one with +roll/extended <pool> vs <target\n"
+                     "  total>.")
+        self.refused(CmdRoll, "/stop", "You have no extended roll: start one with +roll/extended <pool> vs <target\n"
+                     "  total>.")
 
     def test_a_damaged_stored_extended_roll_can_be_stopped(self):
         # The refusal says to stop it: /stop must then work, and a new one can start.
-        self.char1.attributes.add("extended_roll", {"state": {"pool": "dex"}}, category="dice")
+        pending.save(self.char1, "extended_roll", {"pool": "dex"})
         self.refused(CmdRoll, "/extended", "The stored extended roll is damaged; stop it and start again.")
         self.do(CmdRoll, "/stop", [], "You stop your damaged extended roll.")
         self.assertIsNone(self.state())
@@ -106,8 +109,8 @@ class TestExtended(TableTest):
         self.assertEqual(self.char1.trait("willpower superficial"), 0)
 
     def test_refusals_change_nothing(self):
-        self.refused(CmdRoll, "/extended", "You have no extended roll going: start one with +roll/extended")
-        self.refused(CmdRoll, "/extended dex", "Say the total to reach: +roll/extended <pool> vs <target>.")
+        self.refused(CmdRoll, "/extended", "You have no extended roll: start one with +roll/extended")
+        self.refused(CmdRoll, "/extended dex", "Say the total to reach: +roll/extended <pool> vs <target total>.")
         self.refused(CmdRoll, "/extended dex vs 0", "An extended roll's target is a total of 1 to 100 successes.")
         self.refused(CmdRoll, "/extended dex+sneak vs 5", "There is no trait called 'sneak'.")
         self.refused(CmdRoll, "/extended vs 5", "Say what to roll before 'vs'.")
@@ -119,3 +122,22 @@ class TestExtended(TableTest):
         self.refused(CmdRoll, "/status/stop", "Use /status or /stop, not both.")
         self.refused(CmdRoll, "/stop/private", "/status and /stop take no other switch.")
         self.assertEqual(self.state()["target"], 5)
+
+    def test_each_roll_is_parsed_as_any_roll_impairment_and_all(self):
+        self.char1.set_trait("stains", 4)  # Humanity 7: one Stain beyond the empty boxes
+        out = self.do(CmdRoll, "/extended dex vs 5", [6])
+        flat = out.replace("\n    ", " ").replace("\n  ", " ")
+        self.assertIn("starts an extended roll toward 5 (roll 1): Dexterity 3 - 2 Impaired (1 die), Hunger 2", flat)
+
+    def test_a_switch_that_does_not_go_with_it_is_refused(self):
+        self.refused(CmdRoll, "/extended/surge dex vs 5", "/surge does not go with /extended: roll that on its own.")
+        self.assertIsNone(self.state())
+        self.assertEqual(self.char1.trait("hunger"), 2)
+
+    def test_an_open_one_is_told_on_connecting(self):
+        self.start()
+        self.assertEqual(pending.pending_lines(self.char1)[:1], [
+            "Your extended roll is open: dex toward 5: 2/5 after 1 roll (+roll/extended rolls it again, "
+            "+roll/stop drops it)."])
+        self.do(CmdRoll, "/extended", [6, 6, 6])
+        self.assertFalse([line for line in pending.pending_lines(self.char1) if "extended roll is open" in line])

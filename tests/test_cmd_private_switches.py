@@ -74,17 +74,18 @@ class TestV20(PrivateTest):
 
     def test_extended_private_with_names(self):
         mine, bobs, theirs = self.roll("/private/extended dex vs 6 for 5=Bob", [6, 7, 2])
-        self.assertEqual(mine, "[Private roll] Char rolls (extended) Dexterity 3 = 3 dice, difficulty 6\n"
+        self.assertEqual(mine, "[Private roll] Char starts an extended roll toward 5 (roll 1): Dexterity 3 = 3\n"
+                               "  dice, difficulty 6\n"
                                "  Dice: 6 7 2  =>  2 successes: moderate success\n"
                                "  (private: shown to Char, Bob, staff)\n"
-                               f"  Extended: 2 of 5 (3 to go). [code {RollEntry.objects.get().code}]")
+                               f"  Extended: 2/5 after 1 roll. [code {RollEntry.objects.get().code}]")
         self.assertEqual((bobs, theirs), (mine, ""))
         # Named on each roll: the next roll without names is the roller's and staff's.
         mine, bobs, theirs = self.roll("/extended", [6, 2, 2])
         self.assertIn("  (private: shown to Char, staff)", mine)
         self.assertEqual((bobs, theirs), ("", ""))
         mine, bobs, theirs = self.roll("/extended =Bob", [6, 6, 2])
-        self.assertIn("  Extended: 5 of 5: complete after 3 rolls.", mine)
+        self.assertIn("  Extended: 5/5 after 3 rolls: complete.", mine)
         self.assertEqual((bobs, theirs), (mine, ""))
 
     def test_extended_public_takes_no_names(self):

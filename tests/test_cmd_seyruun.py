@@ -176,17 +176,33 @@ class TestTeamwork(SeyruunTest):
 class TestExtended(SeyruunTest):
     def test_accumulates_and_survives_in_attribute(self):
         out = self.do(CmdRoll, "/extended dex+stealth vs 4", [6, 10, 2, 2, 2])
-        self.assertIn(flat("Extended: 3 of 4 successes after 1 roll."), flat(out))
-        self.do(CmdRoll, "/status", [], "Your extended roll of dex+stealth. Extended: 3 of 4 successes")
+        self.assertIn(flat("[Roll] Char starts an extended roll toward 4 (roll 1): Dexterity 3 + Stealth 2 = "
+                           "5 dice Dice: 6 10 2 2 2 => 3 successes: solid Extended: 3/4 after 1 roll."), flat(out))
+        self.char1.nattributes.clear()  # what a restart loses
+        self.do(CmdRoll, "/status", [], "Your extended roll: dex+stealth toward 4: 3/4 after 1 roll.")
         out = self.do(CmdRoll, "/extended", [1, 2, 2, 2, 2])
-        self.assertIn(flat("Extended: 3 of 4 successes after 2 rolls, 1 botched."), flat(out))
+        self.assertIn(flat("Extended: 3/4 after 2 rolls (a botch on this roll adds nothing; 1 botch)."), flat(out))
         out = self.do(CmdRoll, "/extended", [7, 2, 2, 2, 2])
-        self.assertIn(flat("Extended: complete, 4 of 4 successes in 3 rolls, 1 botched."), flat(out))
+        self.assertIn(flat("Extended: 4/4 after 3 rolls: complete (1 botch)."), flat(out))
+        self.do(CmdRoll, "/status", [], "Your extended roll: dex+stealth toward 4: 4/4 after 3 rolls, 1 botch, "
+                "complete.")
         self.refused(CmdRoll, "/extended", "Your extended roll is complete")
+
+    def test_willpower_on_one_roll_is_paid_for_that_roll(self):
+        self.do(CmdRoll, "/extended dex+stealth vs 20", [6, 2, 2, 2, 2])
+        before = self.char1.roller().get("willpower_left")
+        self.do(CmdRoll, "/extended /willpower", [6] * 8)  # 3 dice more
+        self.assertEqual(self.char1.roller().get("willpower_left"), before - 1)
+        self.do(CmdRoll, "/extended", [2] * 5)  # the ending went with that roll alone
+        self.assertEqual(self.char1.roller().get("willpower_left"), before - 1)
+
+    def test_other_switches_do_not_go_with_it(self):
+        for switch in ("damage", "soak", "multi"):
+            self.refused(CmdRoll, f"/extended/{switch} dex+stealth vs 4", f"/{switch} does not go with /extended")
 
     def test_stop(self):
         self.do(CmdRoll, "/extended dex vs 3", [2, 2])  # untrained: 3 - 1
-        self.do(CmdRoll, "/stop", [], "Extended roll stopped")
+        self.do(CmdRoll, "/stop", [], "You stop your extended roll of dex toward 3: 0/3 after 1 roll.")
         self.refused(CmdRoll, "/status", "You have no extended roll")
 
 

@@ -8,6 +8,7 @@ char1 ("Anna") is staff (Developer), char2 ("Char2") a plain player; both in roo
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
+from storyteller_dice.commands import extended
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdSheet
 from storyteller_dice.commands.v20 import character as v20_character
@@ -245,19 +246,35 @@ class TestMulti(V20Test):
 class TestExtendedAndContest(V20Test):
     def test_extended_adds_and_a_botch_resets(self):
         out = self.roll("/extended dex+brawl vs 6 for 5", [6, 7, 2, 3, 4])
-        self.assertIn("Extended: 2 of 5 (3 to go).", out)
+        self.assertIn("[Roll] Anna starts an extended roll toward 5 (roll 1): Dexterity 3 + Brawl 2 = 5\n"
+                      "  dice, difficulty 6\n  Dice: 6 7 2 3 4  =>  2 successes: moderate success\n"
+                      "  Extended: 2/5 after 1 roll.", out)
         out = self.roll("/extended", [1, 2, 3, 4, 5])
-        self.assertIn("Extended: a botch resets the total to 0 (of 5).", out)
-        self.assertEqual(v20_character.extended(self.char1)["total"], 0)
-        self.call(CmdRoll(), "/status", "Your extended action (dex+brawl vs 6) stands at 0 of 5 successes after 2 rolls.")
+        self.assertIn("  Extended: 0/5 after 2 rolls (a botch resets the total to 0).", out)
+        self.assertEqual(extended.load(self.char1).total, 0)
+        self.call(CmdRoll(), "/status", "Your extended roll: dex+brawl vs 6 toward 5: 0/5 after 2 rolls.")
         out = self.roll("/extended", [10, 9, 8, 7, 6])
-        self.assertIn("Extended: 5 of 5: complete after 3 rolls.", out)
-        self.assertIsNone(v20_character.extended(self.char1))
+        self.assertIn("  Extended: 5/5 after 3 rolls: complete.", out)
+        # Kept, complete, until a new one starts or it is stopped (as in every system).
+        self.assertTrue(extended.load(self.char1).complete)
+        self.refused(CmdRoll, "/extended", "Your extended roll is complete (5/5); start a new one with +roll/extended")
+        self.roll("/extended dex for 2", [6, 6, 6])
+
+    def test_extended_keeps_spec_and_refuses_other_switches(self):
+        self.char1.add_specialty("brawl", "Grappling")
+        self.refused(CmdRoll, "/extended/willpower dex+brawl for 5", "/willpower does not go with /extended")
+        self.refused(CmdRoll, "/extended/multi dex+brawl for 5", "/multi does not go with /extended")
+        self.roll("/extended/spec dex+brawl vs 6 for 5", [10, 2, 2, 2, 2])
+        self.assertEqual(extended.load(self.char1).switches, ("spec",))
+        out = self.roll("/extended", [10, 2, 2, 2, 2])
+        self.assertIn("  Extended: 4/5 after 2 rolls.", out)  # each 10 counts twice with the Specialty
 
     def test_extended_stop(self):
         self.roll("/extended dex vs 6 for 9", [2, 2, 2])
-        self.call(CmdRoll(), "/stop", "Your extended action (dex vs 6) stands at 0 of 9 successes after 1 roll: stopped.")
-        self.refused(CmdRoll, "/extended", "Start an extended action first")
+        self.call(CmdRoll(), "/stop", "You stop your extended roll of dex vs 6 toward 9: 0/9 after 1 roll.")
+        self.refused(CmdRoll, "/extended", "You have no extended roll: start one with +roll/extended <pool> [vs "
+                     "<difficulty>] for <total>.")
+        self.refused(CmdRoll, "/extended dex vs 6", "Say the total to reach: +roll/extended <pool> [vs <difficulty>]")
 
     def test_resisted(self):
         self.char2.set_trait("dexterity", 2)

@@ -811,36 +811,6 @@ def test_roll_resisted():
     assert result.takes_effect
 
 
-def test_extended_accumulates():
-    state = seyruun.Extended(5)
-    assert (state.total, state.rolls, state.botches) == (0, 0, 0)
-    assert not state.complete
-    state = state.add(evaluate([6, 10], 1))
-    assert (state.total, state.rolls) == (3, 1)
-    assert not state.complete
-    state = state.add(evaluate([1, 2], 1))
-    assert (state.total, state.rolls, state.botches) == (3, 2, 1)
-    state = state.add(evaluate([6, 6], 1))
-    assert state.total == 5
-    assert state.complete
-    with pytest.raises(DiceError) as error:
-        state.add(evaluate([6], 1))
-    assert str(error.value) == "This extended roll is already complete."
-
-
-def test_extended_failure_is_no_botch():
-    state = seyruun.Extended(2).add(evaluate([2, 3], 1))
-    assert state.botches == 0
-    assert state.rolls == 1
-
-
-def test_extended_target_refused():
-    with pytest.raises(DiceError) as error:
-        seyruun.Extended(0)
-    assert str(error.value) == "The extended target must be a whole number 1 or more, not 0."
-    assert seyruun.Extended(1).add(evaluate([6], 1)).complete
-
-
 def test_willpower_maximum():
     assert seyruun.willpower_max(3, 2) == 5
     assert seyruun.willpower_max(1, 1) == 2

@@ -408,39 +408,6 @@ def test_split_boundaries():
     assert v20.split_actions([3, 6], celerity=[1]) == (3, 6)
 
 
-# ---------------------------------------------------------------- extended actions
-
-
-def test_extended_accumulates_and_botch_resets():
-    state = v20.start_extended(5)
-    assert state == v20.ExtendedState(target=5, total=0, rolls=0, reset=False)
-    state = v20.add_roll(state, ev([7, 8, 3]))
-    assert state == v20.ExtendedState(5, 2, 1, False)
-    assert (state.complete, state.remaining) == (False, 3)
-    state = v20.add_roll(state, ev([1, 3]))  # a botch: start over
-    assert state == v20.ExtendedState(5, 0, 2, True)
-    state = v20.add_roll(state, ev([2, 3]))  # a failure adds nothing, keeps the count
-    assert state == v20.ExtendedState(5, 0, 3, False)
-    state = v20.add_roll(state, ev([7, 1], willpower=True))
-    assert state == v20.ExtendedState(5, 1, 4, False)
-    state = v20.add_roll(state, ev([9, 9, 9, 9]))
-    assert state == v20.ExtendedState(5, 5, 5, False)
-    assert (state.complete, state.remaining) == (True, 0)
-    with pytest.raises(DiceError, match="^That extended action is already complete: start a new one.$"):
-        v20.add_roll(state, ev([9]))
-    over = v20.add_roll(v20.ExtendedState(5, 4), ev([9, 9]))
-    assert (over.total, over.complete, over.remaining) == (6, True, 0)
-
-
-def test_extended_target_bounds():
-    assert v20.start_extended(1).target == 1
-    assert v20.start_extended(100).target == 100
-    for bad in (0, 101, 2.0, True, "5"):
-        with pytest.raises(DiceError) as caught:
-            v20.start_extended(bad)
-        assert str(caught.value) == "An extended action's target is 1 to 100 successes."
-
-
 # ---------------------------------------------------------------- resisted actions
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from rules import systems, v5, v5_contest, v5_extended, v5_humanity, v5_odds, v5_rouse, v5_sheet
+from rules import systems, v5, v5_contest, v5_humanity, v5_odds, v5_rouse, v5_sheet
 from rules.errors import DiceError, PoolError, PoolTooLarge
 from rules.pools import MAX_POOL, Term, build_pool, number_pool, parse
 from rules.randomness import FixedFaces, get_rng, roll_faces, seeded
@@ -573,60 +573,6 @@ def test_teamwork_participant_needs():
             "There is no such participant in this teamwork roll.")
     again = v5_contest.replace_participant(team, 1, v5.evaluate([6, 6], [], 0))
     assert again.win and again.successes == 4 and again.helpers[0].successes == 2
-
-
-# ---------------------------------------------------------------- v5_extended
-
-
-def test_extended_lands_exactly_on_target():
-    state = v5_extended.start("dex+athletics", 3)
-    state = v5_extended.add_roll(state, v5_extended.evaluate([6, 7, 8], []))
-    assert state.complete and state.remaining == 0 and state.total == 3 and state.last == 3
-    refused(lambda: v5_extended.add_roll(state, v5_extended.evaluate([6], [])),
-            "That extended roll is already complete (3/3); start a new one.")
-
-
-def test_extended_counts_messy_and_bestial():
-    state = v5_extended.start("  dex   +  athletics ", 10)
-    assert state.pool == "dex + athletics"
-    messy = v5_extended.evaluate([10], [10])
-    bestial = v5_extended.evaluate([2], [1])
-    state = v5_extended.add_roll(v5_extended.add_roll(state, messy), bestial)
-    assert (state.total, state.rolls, state.last, state.messy_criticals, state.bestial_failures) == (4, 2, 0, 1, 1)
-    fixed = v5_extended.correct_last_roll(state, bestial, v5_extended.evaluate([6], [10]))
-    assert (fixed.total, fixed.last, fixed.messy_criticals, fixed.bestial_failures) == (6, 2, 1, 0)
-    fixed = v5_extended.correct_last_roll(
-        v5_extended.add_roll(v5_extended.start("x", 10), messy), messy, bestial)
-    assert (fixed.total, fixed.messy_criticals, fixed.bestial_failures) == (0, 0, 1)
-    to_messy = v5_extended.correct_last_roll(state, bestial, messy)
-    assert (to_messy.total, to_messy.messy_criticals, to_messy.bestial_failures) == (8, 2, 0)
-    refused(lambda: v5_extended.correct_last_roll(v5_extended.start("x", 5), bestial, messy),
-            "That roll is no longer the latest roll of your extended roll.")
-    refused(lambda: v5_extended.correct_last_roll(state, messy, bestial),
-            "That roll is no longer the latest roll of your extended roll.")
-
-
-def test_extended_targets_and_messages():
-    assert v5_extended.start("x", 1).target == 1 and v5_extended.start("x", 100).target == 100
-    for bad in (0, 101, True, "3"):
-        refused(lambda: v5_extended.start("x", bad), "An extended roll's target is a total of 1 to 100 successes.")
-    refused(lambda: v5_extended.start("   ", 3), "Say what to roll for the extended roll.")
-    refused(lambda: v5_extended.ExtendedState.from_dict([1]),
-            "The stored extended roll is damaged; stop it and start again.")
-    refused(lambda: v5_extended.ExtendedState.from_dict({"total": 1}),
-            "The stored extended roll is damaged; stop it and start again.")
-    state = v5_extended.ExtendedState.from_dict({"pool": "x", "target": 4, "total": 2, "junk": 1})
-    assert state == v5_extended.ExtendedState(pool="x", target=4, total=2)
-    assert v5_extended.ExtendedState.from_dict(state.to_dict()) == state
-
-
-def test_extended_roll_uses_difficulty_one_and_the_rule():
-    result = v5_extended.roll(2, 1, rng=FixedFaces([3, 4]), bestial_rule="total_failure")
-    assert result.difficulty == 1 and result.bestial_failure and result.hunger == (4,)
-    assert result.bestial_rule == "total_failure" and result.hunger_rating == 1
-    assert v5_extended.roll(1, 0, rng=FixedFaces([6])).win
-    assert not v5_extended.roll(1, 1, rng=FixedFaces([3])).bestial_failure  # official by default
-    assert v5_extended.evaluate([2], [3], "total_failure").bestial_failure
 
 
 # ---------------------------------------------------------------- v5_humanity

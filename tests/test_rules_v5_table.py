@@ -1,11 +1,11 @@
 """
-The rest of the V5 table with explicit faces: Rouse checks, contests, teamwork, extended rolls,
+The rest of the V5 table with explicit faces: Rouse checks, contests, teamwork,
 Remorse and frenzy (docs/v5.md), plus the counting cases the commands rely on.
 """
 
 import pytest
 
-from rules import v5, v5_contest, v5_extended, v5_humanity, v5_rouse
+from rules import v5, v5_contest, v5_humanity, v5_rouse
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
 
@@ -335,53 +335,6 @@ def test_teamwork_roll_draws_leader_then_helpers():
 def test_teamwork_refuses_too_many_helpers():
     with pytest.raises(DiceError):
         v5_contest.evaluate_teamwork(([6], []), [([6], [])] * 11, 1)
-
-
-# ------------------------------------------------------------------ extended rolls
-
-
-def test_extended_accumulates_to_the_target():
-    state = v5_extended.start("int + occult", 5)
-    state = v5_extended.add_roll(state, v5_extended.evaluate([6, 7], [2]))
-    assert (state.total, state.rolls, state.complete, state.remaining) == (2, 1, False, 3)
-    state = v5_extended.add_roll(state, v5_extended.evaluate([10, 10], [3]))
-    assert (state.total, state.rolls, state.complete) == (6, 2, True)
-    with pytest.raises(DiceError, match="already complete"):
-        v5_extended.add_roll(state, v5_extended.evaluate([6], []))
-
-
-def test_extended_bestial_failure_keeps_the_total():
-    state = v5_extended.add_roll(v5_extended.start("dex", 10), v5_extended.evaluate([6, 7, 8], []))
-    bestial = v5_extended.evaluate([2, 3], [1])
-    assert bestial.bestial_failure
-    state = v5_extended.add_roll(state, bestial)
-    assert state.total == 3 and state.rolls == 2 and state.bestial_failures == 1
-
-
-def test_extended_each_roll_is_at_difficulty_one():
-    result = v5_extended.evaluate([10], [10])
-    assert result.difficulty == 1 and result.messy_critical
-
-
-def test_extended_willpower_correction_and_round_trip():
-    state = v5_extended.add_roll(v5_extended.start("dex", 10), v5_extended.evaluate([2, 3], [1]))
-    before = v5_extended.evaluate([2, 3], [1])
-    after = v5.apply_reroll(before, (0, 1), (10, 10))
-    state = v5_extended.correct_last_roll(state, before, after)
-    assert state.total == 4 and state.bestial_failures == 0 and state.last == 4
-    assert v5_extended.ExtendedState.from_dict(state.to_dict()) == state
-
-
-def test_extended_refuses_bad_targets_and_damage():
-    for target in (0, 101, "5", True):
-        with pytest.raises(DiceError):
-            v5_extended.start("dex", target)
-    with pytest.raises(DiceError):
-        v5_extended.start("  ", 5)
-    with pytest.raises(DiceError):
-        v5_extended.ExtendedState.from_dict({"pool": "dex"})
-    with pytest.raises(DiceError):
-        v5_extended.ExtendedState.from_dict("nonsense")
 
 
 # ------------------------------------------------------------------ remorse

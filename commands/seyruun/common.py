@@ -1,7 +1,7 @@
 """
 What the Seyruun commands share: paying a roll's costs from the sheet, rolling a parsed request,
 showing it through the shared display and storing it, and the kept state (the last roll for a
-Willpower reroll, an extended roll, a reroll request) as plain data in Attributes
+Willpower reroll, a reroll request) as plain data in Attributes
 (`commands.pending`), so it survives a reload and a stop/start.
 """
 
@@ -15,7 +15,6 @@ from ..dice_base import announce, dice_system, send, width_of
 from ..rolls import private_to
 
 LAST_ROLL = "seyruun_last_roll"
-EXTENDED = "seyruun_extended"
 REROLL_REQUEST = "seyruun_reroll_request"
 
 

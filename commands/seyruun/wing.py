@@ -4,8 +4,9 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
 
 - +roll/+check: `/willpower` (the switch or the ending) is refused before rolling when no
   Willpower is left and spent (`SeyruunSheet.pay`) once the roll is stored; every roll is kept
-  for a Willpower reroll; `+roll/extended`, `/status`, `/stop` (extended rolls) and
-  `+roll/reroll` (ask the Storyteller for a Willpower reroll) are the wing's.
+  for a Willpower reroll; `+roll/reroll` (ask the Storyteller for a Willpower reroll) is the
+  wing's. Extended rolls (`/extended`, `/status`, `/stop`) are the shared `commands.extended`
+  with Seyruun's rules (`rules.seyruun.SeyruunExtended`); the wing pays their /willpower.
 - +odds/contest: the exact chances of a contested roll (`commands.seyruun.contest_odds`).
 - its own commands (`SeyruunCmdSet`): +contest, +resist, +teamwork, and staff's +reroll
   (`+reroll/approve <name>` grants a requested reroll, `/deny` refuses it).
@@ -14,8 +15,8 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
 - Extended: `+roll/extended <pool> vs <target total>` starts (and makes the first roll);
   `+roll/extended` rolls the same pool again, read from the sheet as it is now (wound and all;
   `/willpower` may be added to any roll). Each roll is judged on its own at Simple (1 success)
-  for its outcome; its successes add to the total (`rules.seyruun.Extended`: a botch adds
-  nothing and is counted). The target total is 1 to 100. A complete extended roll stays shown
+  for its outcome; its successes add to the total (`rules.seyruun.SeyruunExtended`: a botch
+  adds nothing and is counted). The target total is 1 to 100. A complete extended roll stays shown
   by /status until a new one starts; /stop drops it. Started /private, all its rolls are private.
 - Reroll: only the caller's own last +roll or +check (not an extended, contest, team or
   resisted roll), once, when it failed (or botched); asking needs 1 Willpower left but spends
@@ -35,7 +36,7 @@ from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
 
-WING_SWITCHES = ("extended", "status", "stop", "reroll")
+WING_SWITCHES = ("reroll",)
 
 
 class SeyruunWing(Wing):
@@ -80,11 +81,6 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
 
             request_reroll(cmd)
             return True
-        if switches & {"extended", "status", "stop"}:
-            from .extended import extended_roll
-
-            extended_roll(cmd)
-            return True
         return False
 
     def handle_odds(self, cmd):
@@ -105,11 +101,14 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
         remember_roll(caller, result, code=entry.code if entry is not None else None,
                       private=cmd.private, shared=cmd.shared, comment=record.get("comment", ""))
 
+    def extended_rolled(self, cmd, request, result, record, receivers):
+        """An extended roll's step pays what it spends (/willpower); it is no roll to reroll."""
+        pay(cmd.caller, cmd.system.costs(request))
+
     def pending_lines(self, character):
-        from .extended import pending_lines as extended_lines
         from .reroll import pending_lines as reroll_lines
 
-        return extended_lines(character) + reroll_lines(character)
+        return reroll_lines(character)
 
 
 def remember_roll(character, result, code, private=False, shared=(), comment=""):

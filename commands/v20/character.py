@@ -9,7 +9,6 @@ from storyteller_dice.rules.errors import DiceError
 
 CATEGORY = "dice"
 RETRIES = "v20_retries"  # {action key: failed attempts since the last success}
-EXTENDED = "v20_extended"  # the extended action in progress (see commands.v20.rolls)
 
 
 def has_sheet(obj):
@@ -63,14 +62,3 @@ def set_retry_count(character, key, count):
     else:
         counts.pop(key, None)
     character.attributes.add(RETRIES, counts, category=CATEGORY)
-
-
-def extended(character):
-    return character.attributes.get(EXTENDED, category=CATEGORY)
-
-
-def set_extended(character, data):
-    if data is None:
-        character.attributes.remove(EXTENDED, category=CATEGORY)
-    else:
-        character.attributes.add(EXTENDED, dict(data), category=CATEGORY)

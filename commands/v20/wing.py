@@ -6,8 +6,8 @@ The V20 wing: what Classic Storyteller adds to the shared commands, found by
   refused before any die is rolled when too little is left, spent once the roll is stored
   (as V5 does). `/retry` reads the failed attempts at the same action (`action_key`) from the
   character and every roll updates them (`failures_after`). `/multi` (split actions, `*` for
-  Celerity) and `/extended`, `/status`, `/stop` (extended actions) are the wing's own rolls
-  (`commands.v20.rolls`).
+  Celerity) is the wing's own roll (`commands.v20.rolls`); extended actions (`/extended`,
+  `/status`, `/stop`) are the shared `commands.extended`, with V20's rules (`rules.v20`).
 - +odds/contest: the exact chances of a resisted action (`commands.v20.contest_odds`).
 - its own commands (`V20CmdSet`): +damage, +heal, +contest.
 
@@ -26,7 +26,7 @@ from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from . import character as v20_character
 
-OWN_SWITCHES = ("multi", "extended", "status", "stop")
+OWN_SWITCHES = ("multi",)
 
 
 class V20Wing(Wing):
@@ -64,20 +64,12 @@ See also: help +damage, help +heal, help +contest."""
         return V20CmdSet
 
     def handle_roll(self, cmd):
-        switches = set(cmd.switches)
-        if "multi" in switches:
-            if switches & {"extended", "status", "stop"}:
-                raise DiceError("Use /multi or /extended, not both.")
-            from .rolls import multi_roll
+        if "multi" not in cmd.switches:
+            return False
+        from .rolls import multi_roll
 
-            multi_roll(cmd)
-            return True
-        if switches & {"extended", "status", "stop"}:
-            from .rolls import extended_roll
-
-            extended_roll(cmd)
-            return True
-        return False
+        multi_roll(cmd)
+        return True
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
@@ -111,15 +103,5 @@ See also: help +damage, help +heal, help +contest."""
 
     def before_odds(self, cmd, request, roller):
         """Odds spend nothing; /retry's count is the player's to add with 'vs'."""
-
-    def pending_lines(self, character):
-        data = v20_character.extended(character)
-        if not data:
-            return []
-        from storyteller_dice.rules.display import escape
-
-        return [f"Your extended action ({escape(data['text'])}) stands at {data['total']} of {data['target']} "
-                "successes: +roll/extended to roll again, +roll/stop to end it."]
-
 
 WING = V20Wing("v20")

@@ -25,14 +25,12 @@ from .character import in_frenzy, spend_willpower
 from .cmdset import V5CmdSet
 from .contest_odds import contest_odds_command
 from .odds import reroll_advice
-from .rolls import extended_roll, split_hunger
-
-EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
+from .rolls import remember_extended, split_hunger, willpower_picks
 
 
 class V5Wing(Wing):
     guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
-    switches = ("extended", "status", "stop", "surge")
+    switches = ("surge",)
     odds_switches = ("reroll", "contest")
     roll_help = """\
 Blood Surge (V5): +roll/surge <pool> [vs <difficulty>]
@@ -42,7 +40,7 @@ Extended rolls (V5):
   +roll/extended [# <comment>]      roll your extended roll again
   +roll/status   or   +roll/stop
 Successes add up toward the total (a bestial failure is shown, the total
-kept), on your character until done or stopped; /private hides them all
+kept), on your character until a new one or /stop; /private hides them all
 (=<name>, ... shows a roll to those named: name them on each roll).
 After any roll, +willpower rerolls up to three regular dice and
 +odds/reroll shows each choice's chances (help willpower)."""
@@ -57,12 +55,6 @@ After any roll, +willpower rerolls up to three regular dice and
         super().__init__("v5")
 
     cmdset = V5CmdSet
-
-    def handle_roll(self, cmd):
-        if not EXTENDED_SWITCHES & set(cmd.switches):
-            return False
-        extended_roll(cmd)
-        return True
 
     def handle_odds(self, cmd):
         if "contest" in cmd.switches:
@@ -107,12 +99,12 @@ After any roll, +willpower rerolls up to three regular dice and
     def after_roll(self, cmd, request, result, rng):
         if not request.option("willpower"):
             return result, None, lambda width: []
-        decision = v5.willpower_ending(result)
-        if not decision.reroll:
-            reason = decision.reason
+        # An extended roll's step (`rules.v5_extended`) rerolls its failures even when it won.
+        picks, reason = willpower_picks(result, accumulating=bool(request.get("extended")))
+        if not picks:
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
         spend_willpower(cmd.caller)
-        rerolled = v5.reroll(result, decision.indexes, rng=rng)
+        rerolled = v5.reroll(result, picks, rng=rng)
         system = cmd.system
         before, after = system.view(result, request), system.view(rerolled, request)
         return rerolled, result, lambda width: [format_reroll(before, after, "Willpower", width=width, detail="failures")]
@@ -122,6 +114,10 @@ After any roll, +willpower rerolls up to three regular dice and
         willpower.remember_roll(cmd.caller, willpower.LastRoll(
             result=result, summary=format_pool(record["view"]), difficulty_given=request.target_given,
             private=cmd.private, record=record, entry=receivers.entry, receivers=receivers))
+
+    def extended_keep(self, cmd, state, request, result, record, receivers):
+        """An extended roll's latest roll, for a later +willpower (it corrects the total)."""
+        remember_extended(cmd, state, result, record["view"], record, receivers)
 
     def sheet_flags(self, character):
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
