@@ -65,6 +65,9 @@ class V5Sheet(Sheet):
 
     staff_only = frozenset({"hunger"})
     layout_flags = frozenset({"frenzy"})
+    # Spending Willpower marks a box of Superficial damage (V5 core p.158).
+    willpower_trait = "willpower superficial"
+    no_willpower = "Your Willpower is exhausted: there is no Willpower left to spend."
 
     def defaults(self):
         return {trait: v5_sheet.default_value(trait) for trait in v5_sheet.settable_traits()}

@@ -20,15 +20,13 @@ REROLL_REQUEST = "seyruun_reroll_request"
 
 
 def pay(character, costs):
-    """Store what a roll spends (`SeyruunSystem.costs`) through `Sheet.pay`; nothing when free."""
-    if not costs:
-        return
-    sheet = dice_system().sheet
-    values = character.sheet_values
-    paid = sheet.pay(values, costs)
-    for trait, value in paid.items():
-        if value != values.get(trait):
-            character.set_trait(trait, value)
+    """Spend what a roll costs (`SeyruunSystem.costs`: Willpower only) through the sheet's one
+    way to spend Willpower (`DiceCharacterMixin.spend_willpower`); nothing when free."""
+    unknown = set(costs) - {"willpower_left"}
+    if unknown:
+        raise DiceError(f"Nothing on a Seyruun sheet pays {', '.join(sorted(unknown))}.")
+    if costs.get("willpower_left", 0):
+        character.spend_willpower(costs["willpower_left"])
 
 
 def can_pay(roller, costs):
