@@ -173,9 +173,12 @@ class Wing:
         odds_switches (tuple of str): extra switches of +odds.
         cmdset: the wing's CmdSet class (or None), added to every character's commands.
         roll_help, odds_help (str): more help for +roll/+check and +odds.
+        teamwork: the system's `commands.teamwork.TeamworkRules` for the shared +teamwork (or
+            None: no teamwork).
     """
 
     switches = ()
+    teamwork = None
     odds_switches = ()
     cmdset = None
     roll_help = ""

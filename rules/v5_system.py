@@ -36,6 +36,7 @@ no `/willpower` (odds spend nothing, as `+odds` refuses it) and no rating roll (
 numbers is never one).
 """
 
+import dataclasses
 import re
 from fractions import Fraction
 
@@ -252,39 +253,37 @@ never wins, not even at difficulty 0 (a total failure).
 
     def view(self, result, request=None):
         given = request.target_given if request is not None else True
-        key = self.outcome_key(result, given)
         regular = tuple(Die(face, _regular_marks(face, i in result.rerolled)) for i, face in enumerate(result.regular))
         hunger = tuple(Die(face, _hunger_marks(face)) for face in result.hunger)
         groups = [DiceGroup("Dice", regular)] if regular else []
         if hunger:
             groups.append(DiceGroup("Hunger", hunger))
-        notes = []
-        if given:
+        surge = request.get("surge") if request is not None else None
+        impaired = bool(request is not None and request.get("impaired"))
+        pool = self.pool_text(request.pool if request is not None else None, result.pool,
+                              result.hunger_rating if result.rating_only else result.hunger_level,
+                              rating_only=result.rating_only, surge=surge.dice if surge is not None else 0,
+                              impaired=impaired)
+        view = self.outcome_view(result, given, pool=pool, groups=groups)
+        notes = ([self.surge_note(surge)] if surge is not None else []) + ([v5_sheet.IMPAIRED_NOTE] if impaired else [])
+        return dataclasses.replace(view, notes=view.notes + tuple(notes)) if notes else view
+
+    def outcome_view(self, result, target_given=True, pool="", groups=()):
+        """
+        The view of an outcome (a `v5.Outcome`: a roll, or a team's total, which has no dice of
+        its own), with the pool and dice given: the score, the verdict and the margin.
+        """
+        key = self.outcome_key(result, target_given)
+        notes = ()
+        if target_given:
             sign = "+" if result.margin >= 0 else ""
             note = f"margin {sign}{result.margin}"
             if result.win and result.margin_label != LABELS[key]:
                 note += f", {result.margin_label}"
-            notes.append(note)
-        surge = request.get("surge") if request is not None else None
-        impaired = bool(request is not None and request.get("impaired"))
-        if surge is not None:
-            notes.append(self.surge_note(surge))
-        if impaired:
-            notes.append(v5_sheet.IMPAIRED_NOTE)
-        notes = tuple(notes)
-        return RollView(
-            system=self.key,
-            pool=self.pool_text(request.pool if request is not None else None, result.pool,
-                                result.hunger_rating if result.rating_only else result.hunger_level,
-                                rating_only=result.rating_only, surge=surge.dice if surge is not None else 0,
-                                impaired=impaired),
-            target=f"vs {result.difficulty}" if given else "",
-            groups=tuple(groups),
-            score=result.successes,
-            noun=("success", "successes"),
-            outcome=Outcome(key, LABELS[key], TONES[key]),
-            notes=notes,
-        )
+            notes = (note,)
+        return RollView(system=self.key, pool=pool, target=f"vs {result.difficulty}" if target_given else "",
+                        groups=tuple(groups), score=result.successes, noun=("success", "successes"),
+                        outcome=Outcome(key, LABELS[key], TONES[key]), notes=notes)
 
     def record(self, result, request=None):
         return {

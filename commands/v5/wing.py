@@ -20,6 +20,7 @@ from storyteller_dice.rules.randomness import get_rng
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
 from .display import format_pool
+from .teamwork import RULES as TEAMWORK
 
 EXTENDED_SWITCHES = frozenset(("extended", "status", "stop"))
 
@@ -45,6 +46,8 @@ After any roll, +willpower rerolls up to three regular dice and
   +odds/contest <pool> vs <pool> [hunger <m>]   or   vs <character>
                 exact contest chances: who wins, the tie (the
                 defender's), crits, messy criticals, bestial failures"""
+
+    teamwork = TEAMWORK
 
     def __init__(self):
         super().__init__("v5")
