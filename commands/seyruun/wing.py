@@ -33,12 +33,14 @@ from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
+from .teamwork import RULES as TEAMWORK
 
 WING_SWITCHES = ("extended", "status", "stop", "reroll")
 
 
 class SeyruunWing(Wing):
     switches = WING_SWITCHES
+    teamwork = TEAMWORK
     odds_switches = ("contest",)
     odds_help = """\
   +odds/contest <your pool> vs <their pool>[=<character>]
