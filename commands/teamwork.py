@@ -139,6 +139,9 @@ class TeamworkRules:
         """What a helper gives."""
         return ""
 
+    def before_roll(self, cmd, team, present):
+        """Refuse (DiceError) before anything changes: the roll stays open."""
+
     def roll(self, cmd, team, present, absent):
         """Roll `team` (`present`: [(helper, part)]; `absent`: names), show and record it."""
         raise DiceError("This game has no teamwork rolls.")
@@ -345,6 +348,7 @@ class CmdTeamwork(DiceCommand):
                             "or +teamwork/cancel it.")
         present = [(helper, part) for helper, part in team.helpers if helper.location == caller.location]
         absent = [helper.key for helper, _ in team.helpers if helper.location != caller.location]
+        self.rules.before_roll(self, team, present)
         clear_team(team)
         self.rules.roll(self, team, present, absent)
 
@@ -399,6 +403,7 @@ class CmdTeamwork(DiceCommand):
             helpers.append(self._named_helper(name, helpers))
         team = Team(caller, {"text": text}, comment=comment, command=self.raw_string.strip(),
                     helpers=[(helper, None) for helper in helpers], room=caller.location)
+        rules.before_roll(self, team, team.helpers)
         rules.roll(self, team, team.helpers, [])
         for helper in helpers:
             if offered_to(helper, caller, rules.offer_key):
