@@ -43,6 +43,8 @@ from fractions import Fraction
 from . import v5, v5_contest, v5_contest_odds, v5_odds, v5_sheet
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
+from .display import escape
+from .errors import DiceError
 from .pools import build_pool, check_total
 
 TONES = {
@@ -220,6 +222,45 @@ never wins, not even at difficulty 0 (a total failure).
                        bestial_rule=self.bestial_rule, rating_only=self.rating_only(request))
 
     # -- looks
+
+    # -- Willpower: which dice a +willpower reroll takes
+
+    _FACES = re.compile(r"^\d+(?:[\s,]+\d+)*$")
+
+    def willpower_choice(self, text):
+        """
+        `+willpower`'s words: a strategy name (unique prefix) or dice faces; nothing is `failures`.
+
+        Returns:
+            (label, strategy or None, faces or None)
+        """
+        text = text.strip().lower()
+        if not text:
+            return "failures", "failures", None
+        if self._FACES.match(text):
+            faces = [int(face) for face in re.split(r"[\s,]+", text)]
+            return "dice " + " ".join(str(face) for face in faces), None, faces
+        matches = [name for name in v5.REROLL_STRATEGIES if name.startswith(text)]
+        if len(matches) != 1:
+            raise DiceError(f"Unknown Willpower choice '{escape(text)}': use {', '.join(v5.REROLL_STRATEGIES)} "
+                            "or the faces of the dice to reroll (like 2 3).")
+        return matches[0], matches[0], None
+
+    @staticmethod
+    def willpower_dice(result, strategy, faces, judged_alone=True):
+        """
+        The regular dice to reroll; DiceError when none or when the strategy cannot help
+        (`v5_odds.refusal`: nothing raises the chance to win or lowers the chance of a messy
+        critical), and nothing is spent then. A player's own faces are never second-guessed.
+        """
+        if faces is not None:
+            return v5.choose_faces(result, faces)
+        if not result.regular:
+            raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
+        picks, refusal = v5_odds.willpower_choice(result, strategy, judged_alone)
+        if refusal:
+            raise DiceError(refusal)
+        return picks
 
     def outcome_key(self, result, target_given=True):
         key = result.outcome
