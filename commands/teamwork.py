@@ -38,7 +38,7 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
 from . import pending as store
-from .dice_base import DiceCommand, dice_wing, find_character, split_comment, tell_room, width_of
+from .dice_base import DiceCommand, announce, dice_wing, find_character, split_comment, tell_room, width_of
 
 PREFIX = "|w[Teamwork]|n"
 TEAM = "teamwork"  # on the leader (Attributes, category commands.pending.PENDING)
@@ -220,6 +220,19 @@ def pending_lines(character, rules=None):
     return lines
 
 
+def show_roll(cmd, lines, record):
+    """Show a team roll to the room (each line fitted to each receiver) and record it; the receivers."""
+    text = "\n".join(lines)
+    return announce(cmd.caller, lambda width: "\n".join(wrap(text, width)), record=record)
+
+
+def base_record(cmd, team, view, data, **details):
+    """A team roll's record (`rolllog.api`): the view shown, the system's data, and `details`."""
+    return {"kind": "teamwork", "command": cmd.raw_string.strip(), "comment": team.comment, "system": view.system,
+            "view": view, "data": data, "summary": f"{view.score_text}: {view.outcome.label}",
+            "details": {"opened": team.command, **details}}
+
+
 def tell_here(caller, text):
     """A line that is no roll, to the caller's room, fitted to each receiver's width."""
     tell_room(caller, lambda width: "\n".join(wrap(text, width)))
@@ -234,15 +247,32 @@ class CmdTeamwork(DiceCommand):
 
     Usage:
       +teamwork <pool> [vs <difficulty>] [# <comment>]
-      +teamwork/join <leader>[=<pool>]
+      +teamwork/join <leader>=<pool>   (or +teamwork/join <leader>, below)
       +teamwork/roll
       +teamwork/cancel
       +teamwork/leave
       +teamwork
 
-    The leader opens the roll; helpers in that room join; the leader
-    rolls it there (or cancels it). How helpers help is this game's,
-    shown below.
+    Switches:
+      join   - help the leader here
+      roll   - (leader) roll the teamwork roll
+      cancel - (leader) drop the teamwork roll
+      leave  - (helper) stop helping
+
+    The leader opens the roll with their pool; helpers in that room join,
+    and it is rolled there (go back to roll it, or cancel it). How helpers
+    help is this game's, shown below. Alone, +teamwork shows the roll you
+    lead or help.
+
+    One teamwork roll at a time: you help one roll at a time (leave it
+    first to help another), and you do not help while you lead one, nor
+    lead while you help. An open teamwork roll survives a server reload.
+
+    Examples:
+      +teamwork int+investigation vs 4 # searching the archive
+      +teamwork/join Alice=wits+investigation
+      +teamwork/roll
+      +teamwork/cancel
     """
 
     key = "+teamwork"

@@ -173,6 +173,19 @@ never wins, not even at difficulty 0 (a total failure).
         OddsInput("impaired", "Impaired", kind=FLAG, hint=f"Stains beyond Humanity: -{v5_sheet.IMPAIRED_PENALTY} dice"),
     )
 
+    #: +teamwork's help for each teamwork reading: (its name, how helpers help)
+    teamwork_readings = {
+        "seed": ("seed", "every helper rolls their own pool with their own Hunger\n"
+                 "  dice; their successes are added to the leader's and the total is\n"
+                 "  compared with the difficulty. Critical, messy critical and bestial\n"
+                 "  failure come from the leader's dice only. Joining again changes\n"
+                 "  your pool; each of you may +willpower your own dice."),
+        "core": ("core, V5 p.122", "helpers do not roll. The leader's pool needs\n"
+                 "  exactly one Skill; each helper with at least one dot in it adds\n"
+                 "  one die (+teamwork/join <leader>; no dot, no joining). The leader\n"
+                 "  rolls once, with their Hunger, and may +willpower it."),
+    }
+
     def __init__(self, bestial_rule="official", teamwork_rule="seed"):
         self.bestial_rule = v5.check_bestial_rule(bestial_rule)
         self.teamwork_rule = v5_contest.check_teamwork_rule(teamwork_rule)

@@ -1,17 +1,10 @@
 """
-+willpower: spend one Willpower to reroll up to three regular dice of your last roll.
-
-Every rolling command of the wing keeps the caller's last roll (`commands.last_roll`: kept in
-the database, rebuilt when read); the 10-minute window survives `evennia reload` and a
-stop/start (wall-clock time: it runs on while the server is down). The reroll is drawn by the
-shared display from the V5 System's views and recorded with the roll as its parent.
-
-**Rulings** (docs/v5.md, "Willpower"): only the caller's own last roll, made within the last
-10 minutes, once per roll; never Hunger dice; shown to the roll's audience (a private roll:
-the same receivers, and staff in the room). Not rerollable: Rouse checks, Remorse and frenzy
-tests, rating rolls, an NPC's dice rolled by staff. The strategies and their refusals are the
-V5 System's (`willpower_choice`, `willpower_dice`); `crits` on a roll that already wins shows
-`v5_odds.warning_for` and spends nothing until `+willpower/confirm crits`.
++willpower: spend one Willpower to reroll up to three regular dice of your last roll, made in
+the last 10 minutes (kept by `commands.last_roll`: the window survives a reload and runs on in
+wall-clock time). Drawn by the shared display from the V5 System's views; recorded with the
+roll as its parent. The rulings (what is rerollable, the strategies and when they are refused,
+`crits` asking for /confirm) are in docs/v5.md, "Willpower"; the choice of dice is the V5
+System's (`willpower_choice`, `willpower_dice`).
 """
 
 import time
@@ -41,12 +34,11 @@ def pending_lines(character):
         return []
     try:
         last.check()
-        rerolled = bool(last.current().rerolled)
+        if last.current().rerolled:
+            return []
     except Exception:  # noqa: BLE001 - a roll whose context is gone is not pending
         return []
     left = REROLL_WINDOW - (time.time() - last.time)
-    if rerolled:
-        return []
     if left > 0:
         return [f"{PREFIX} You may still reroll your last roll ({last.summary}) with +willpower "
                 f"for {pending.minutes(left)}."]
@@ -87,11 +79,10 @@ def panel_actions(character):
     """The web client's dice panel: `+willpower` while the last roll may still be rerolled."""
     try:
         last, result = rerollable_roll(character)
-        spendable = character.willpower_left() > 0
     except DiceError:
         return []
     left = max(0, int(REROLL_WINDOW - (time.time() - last.time)))
-    if not spendable or not left or not result.regular:  # Hunger dice are never rerolled
+    if character.willpower_left() < 1 or not left or not result.regular:  # Hunger dice are never rerolled
         return []
     return [{"label": "Reroll with Willpower", "command": "+willpower", "seconds": left}]
 
@@ -156,8 +147,7 @@ class CmdWillpower(DiceCommand):
             caller.msg("\n".join(wrap(text, width_of(caller))))
             return
         caller.spend_willpower()
-        new = v5.reroll(result, picks, rng=get_rng())
-        self.show(last, result, new, label, picks)
+        self.show(last, result, v5.reroll(result, picks, rng=get_rng()), label, picks)
 
     def show(self, last, result, new, label, picks):
         """Show the reroll to the roll's audience and record it with the roll as its parent."""
@@ -174,6 +164,5 @@ class CmdWillpower(DiceCommand):
                   "data": dice_system().record(new, reroll_request(new, last.difficulty_given)),
                   "summary": f"{after.score_text}: {after.outcome.label}", "parent": last.entry,
                   "details": {"strategy": label, "rerolled": list(picks)}}
-        text = "\n".join(lines)
-        announce(caller, lambda width: "\n".join(wrap(text, width)), private=last.private,
+        announce(caller, lambda width: "\n".join(wrap("\n".join(lines), width)), private=last.private,
                  shared_with=last.receivers, record=record)

@@ -17,6 +17,7 @@ from storyteller_dice.rules import v5, v5_rouse
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
+from .. import teamwork as shared_teamwork
 from ..dice_base import Wing
 from .character import in_frenzy, spend_willpower
 from .display import format_pool
@@ -143,9 +144,10 @@ After any roll, +willpower rerolls up to three regular dice and
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
 
     def pending_lines(self, character):
-        from . import contest, teamwork, willpower
+        from . import contest, willpower
 
-        return contest.pending_lines(character) + teamwork.pending_lines(character) + willpower.pending_lines(character)
+        return (contest.pending_lines(character) + shared_teamwork.pending_lines(character, TEAMWORK)
+                + willpower.pending_lines(character))
 
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
