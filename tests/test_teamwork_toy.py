@@ -193,6 +193,7 @@ class TestToyTeamwork(EvenniaCommandTest):
 
     def test_no_shared_file_names_the_toy(self):
         root = Path(teamwork.__file__).resolve().parents[1]
+        words = ("TugSystem", "TugTeamwork", '"tug"')
         named = [str(path.relative_to(root)) for folder in ("commands", "rules", "typeclasses", "rolllog")
-                 for path in (root / folder).rglob("*.py") if any(word in path.read_text() for word in ("TugSystem", "TugTeamwork", "\"tug\""))]
+                 for path in (root / folder).rglob("*.py") if any(word in path.read_text() for word in words)]
         self.assertEqual(named, [])

@@ -92,6 +92,18 @@ def _marked(view):
     return dataclasses.replace(view, groups=groups)
 
 
+def _check_grant(staff, character, kept):
+    """Refuse (DiceError) a reroll that cannot be granted now; the request is then dropped."""
+    roller = access.read_traits(staff, character, "Only staff grant or refuse rerolls.")
+    try:
+        check_rerollable(kept)
+        if roller.get("willpower_left", 0) < 1:
+            raise DiceError(f"{escape(character.key)} has no Willpower left; the request is dropped.")
+    except DiceError:
+        clear_state(character, REROLL_REQUEST)
+        raise
+
+
 def grant(staff, character):
     """Reroll `character`'s requested roll: spend 1 Willpower, roll, show and record it."""
     request = load_state(character, REROLL_REQUEST)
@@ -101,14 +113,7 @@ def grant(staff, character):
     if kept is None or kept["code"] != request["code"]:
         clear_state(character, REROLL_REQUEST)
         raise DiceError(f"{escape(character.key)}'s request no longer matches their last roll; it is dropped.")
-    roller = access.read_traits(staff, character, "Only staff grant or refuse rerolls.")
-    try:
-        check_rerollable(kept)
-        if roller.get("willpower_left", 0) < 1:
-            raise DiceError(f"{escape(character.key)} has no Willpower left; the request is dropped.")
-    except DiceError:
-        clear_state(character, REROLL_REQUEST)
-        raise
+    _check_grant(staff, character, kept)
     system = dice_system()
     before = kept["roll"]
     fresh = seyruun.reroll(before.result, approved=True, rng=get_rng())

@@ -40,7 +40,7 @@ def teamwork_rule():
 
 
 def describe_pool(pool):
-    return f"{escape(pool.describe())} ({plural(pool.dice, "die", "dice")})"
+    return f"{escape(pool.describe())} ({plural(pool.dice, 'die', 'dice')})"
 
 
 def request_for(pool, dice, given):
@@ -171,7 +171,8 @@ class V5Teamwork(shared.TeamworkRules):
         result = v5.roll(dice, hunger, team.terms["difficulty"] if given else 1, rng=get_rng(),
                          bestial_rule=bestial_rule())
         view = view_of(pool, result, given)
-        lead = f"{escape(pool.describe())} +{dice - pool.dice} teamwork ({plural(dice, "die", "dice")}), Hunger {hunger}"
+        lead = (f"{escape(pool.describe())} +{dice - pool.dice} teamwork ({plural(dice, 'die', 'dice')}), "
+                f"Hunger {hunger}")
         lines = [self.header(cmd, team), f"  {escape(caller.key)} leads: {lead}"]
         lines += [f"  {escape(helper.key)} helps: {escape(skill.title())} {count} "
                   f"({'+1 die' if count else 'no die: no dot'})" for (helper, _), count in zip(present, dots)]
