@@ -7,6 +7,7 @@ Willpower reroll, an extended roll, a reroll request) as plain data in Attribute
 
 import dataclasses
 
+from storyteller_dice.rules.display import format_roll, wrap
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
@@ -42,8 +43,6 @@ def show_roll(caller, view, *, verb, comment="", private=False, shared=(), extra
     Store and show one roll: the shared roll line (`rules.display.format_roll`), then `extra`
     (a callable width -> list of lines), at each receiver's width. Returns `announce`'s receivers.
     """
-    from storyteller_dice.rules.display import format_roll, wrap
-
     names = private_to(caller, private, shared)
     name = caller.key
 
@@ -80,14 +79,10 @@ def base_record(cmd, kind, view, result, request, comment="", **more):
 
 def tell(receivers, text):
     """A message (markup, player text escaped) to each receiver at its width."""
-    from storyteller_dice.rules.display import wrap
-
     return send(receivers, lambda width: "\n".join(wrap(text, width)))
 
 
 def tell_one(obj, text):
-    from storyteller_dice.rules.display import wrap
-
     obj.msg("\n".join(wrap(text, width_of(obj))))
 
 
