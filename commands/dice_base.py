@@ -142,6 +142,11 @@ def whole_number(typed, message, check=None, signed=False):
     return check(value) if check else value
 
 
+def has_sheet(obj):
+    """Whether `obj` is a character with a sheet (it rolls, and its traits can be set)."""
+    return hasattr(obj, "roller") and hasattr(obj, "set_trait")
+
+
 def is_staff(obj):
     """Builder or above (through the account when puppeted)."""
     return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
@@ -172,9 +177,12 @@ class Wing:
             adds the commands and the other topics: `commands.help_entries`).
         help_topics (sequence of dict): the system's own help entries (`key`, `aliases`,
             `text`, as file help entries), shown only while it is the configured system.
+        teamwork: the system's `commands.teamwork.TeamworkRules` for the shared +teamwork (or
+            None: no teamwork).
     """
 
     switches = ()
+    teamwork = None
     odds_switches = ()
     cmdset = None
     roll_help = ""

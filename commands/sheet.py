@@ -12,16 +12,15 @@ from storyteller_dice.rules.engine import Sheet
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import match_name
 
+from . import pending
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
-from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.display import escape, format_sheet
 from storyteller_dice.typeclasses import access
 
 
 def render_sheet(character, width=80):
     """The sheet as text that fits the client's width."""
-    from storyteller_dice.rules.display import format_sheet
-
     system = dice_system()
     status = "approved" if character.approved else "not approved"
     sections = system.sheet.layout(character.sheet_values, character.specialties,
@@ -154,8 +153,6 @@ class CmdStat(DiceCommand):
 
     def _tell(self, target, text):
         """Another character's sheet changed: they are told, now or when they next connect."""
-        from . import pending
-
         access.tell_changed(target, text, notify=pending.notify)
 
     def _audit(self, target, kind, description):

@@ -458,6 +458,34 @@ class Sheet:
         """The system state a roll needs from the sheet (see `Roller.state`)."""
         return {}
 
+    # -- Willpower: one way to spend it, for every system that has it. The sheet names the
+    # trait a spent point is marked on and which way it moves (+1: damage or points spent are
+    # marked; -1: points left are taken off); `state(values)["willpower_left"]` says how many
+    # may still be spent. None: the sheet has no Willpower.
+    willpower_trait = None
+    willpower_step = 1
+    #: the refusal when too little is left (`{need}`, `{left}`: points), in the system's words
+    no_willpower = "There is no Willpower left to spend."
+
+    def willpower_left(self, values):
+        """The Willpower points that may still be spent."""
+        return int(self.state(values).get("willpower_left", 0) or 0)
+
+    def spend_willpower(self, values, amount=1):
+        """
+        The trait changes ({trait: new value}) that spend `amount` Willpower.
+
+        Raises:
+            DiceError: the sheet has no Willpower, or less than `amount` is left (nothing spent).
+        """
+        if self.willpower_trait is None:
+            raise DiceError("This game's sheet has no Willpower to spend.")
+        values = self.clamp(values)
+        left = self.willpower_left(values)
+        if left < amount:
+            raise DiceError(self.no_willpower.format(need=amount, left=left))
+        return {self.willpower_trait: values[self.willpower_trait] + self.willpower_step * amount}
+
     def vitals(self, values):
         """
         Optional: the gauges a MUD client shows (sent as GMCP `Char.Vitals` on login and after

@@ -172,6 +172,10 @@ class SeyruunSheet(Sheet):
     0 to Composure + Resolve, wound level 0-4.
     """
 
+    # Willpower is Composure + Resolve; a spent point is counted up in 'willpower spent'.
+    willpower_trait = WILLPOWER_SPENT
+    no_willpower = "You have {left} Willpower left; this needs {need}."
+
     def __init__(self, powers=POWERS):
         names = []
         for name in powers:
@@ -289,10 +293,7 @@ class SeyruunSheet(Sheet):
         unknown = set(costs) - {"willpower_left"}
         if unknown:
             raise DiceError(f"Nothing on a Seyruun sheet pays {', '.join(sorted(unknown))}.")
-        left = willpower_max(values) - values[WILLPOWER_SPENT]
-        if spend > left:
-            raise DiceError(f"You have {left} Willpower left; this needs {spend}.")
-        values[WILLPOWER_SPENT] += spend
+        values.update(self.spend_willpower(values, spend))
         return values
 
     def layout(self, values, specialties, flags=frozenset()):

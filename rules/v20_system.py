@@ -263,6 +263,10 @@ def limits(trait, values):
 
 class V20Sheet(Sheet):
     staff_only = frozenset(HEALTH.values())
+    # A spent point comes off the temporary Willpower (the permanent rating stays).
+    willpower_trait = WILLPOWER_LEFT
+    willpower_step = -1
+    no_willpower = "That needs {need} temporary Willpower and you have {left} left."
 
     def defaults(self):
         values = {}

@@ -45,6 +45,8 @@ from .display import BADGE, BADGE_CSS, SUCCESS_CSS, SUCCESS_STYLE
 from .engine import Example, MarkLook
 from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
+from .display import escape
+from .errors import DiceError
 from .pools import build_pool, check_total
 
 TONES = {
@@ -68,6 +70,9 @@ class V5Sheet(Sheet):
 
     staff_only = frozenset({"hunger"})
     layout_flags = frozenset({"frenzy"})
+    # Spending Willpower marks a box of Superficial damage (V5 core p.158).
+    willpower_trait = "willpower superficial"
+    no_willpower = "Your Willpower is exhausted: there is no Willpower left to spend."
 
     def defaults(self):
         return {trait: v5_sheet.default_value(trait) for trait in v5_sheet.settable_traits()}
@@ -184,6 +189,19 @@ never wins, not even at difficulty 0 (a total failure).
         OddsInput("impaired", "Impaired", kind=FLAG, hint=f"Stains beyond Humanity: -{v5_sheet.IMPAIRED_PENALTY} dice"),
     )
 
+    #: +teamwork's help for each teamwork reading: (its name, how helpers help)
+    teamwork_readings = {
+        "seed": ("seed", "every helper rolls their own pool with their own Hunger\n"
+                 "  dice; their successes are added to the leader's and the total is\n"
+                 "  compared with the difficulty. Critical, messy critical and bestial\n"
+                 "  failure come from the leader's dice only. Joining again changes\n"
+                 "  your pool; each of you may +willpower your own dice."),
+        "core": ("core, V5 p.122", "helpers do not roll. The leader's pool needs\n"
+                 "  exactly one Skill; each helper with at least one dot in it adds\n"
+                 "  one die (+teamwork/join <leader>; no dot, no joining). The leader\n"
+                 "  rolls once, with their Hunger, and may +willpower it."),
+    }
+
     def __init__(self, bestial_rule="official", teamwork_rule="seed"):
         self.bestial_rule = v5.check_bestial_rule(bestial_rule)
         self.teamwork_rule = v5_contest.check_teamwork_rule(teamwork_rule)
@@ -234,6 +252,45 @@ never wins, not even at difficulty 0 (a total failure).
 
     # -- looks
 
+    # -- Willpower: which dice a +willpower reroll takes
+
+    _FACES = re.compile(r"^\d+(?:[\s,]+\d+)*$")
+
+    def willpower_choice(self, text):
+        """
+        `+willpower`'s words: a strategy name (unique prefix) or dice faces; nothing is `failures`.
+
+        Returns:
+            (label, strategy or None, faces or None)
+        """
+        text = text.strip().lower()
+        if not text:
+            return "failures", "failures", None
+        if self._FACES.match(text):
+            faces = [int(face) for face in re.split(r"[\s,]+", text)]
+            return "dice " + " ".join(str(face) for face in faces), None, faces
+        matches = [name for name in v5.REROLL_STRATEGIES if name.startswith(text)]
+        if len(matches) != 1:
+            raise DiceError(f"Unknown Willpower choice '{escape(text)}': use {', '.join(v5.REROLL_STRATEGIES)} "
+                            "or the faces of the dice to reroll (like 2 3).")
+        return matches[0], matches[0], None
+
+    @staticmethod
+    def willpower_dice(result, strategy, faces, judged_alone=True):
+        """
+        The regular dice to reroll; DiceError when none or when the strategy cannot help
+        (`v5_odds.refusal`: nothing raises the chance to win or lowers the chance of a messy
+        critical), and nothing is spent then. A player's own faces are never second-guessed.
+        """
+        if faces is not None:
+            return v5.choose_faces(result, faces)
+        if not result.regular:
+            raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
+        picks, refusal = v5_odds.willpower_choice(result, strategy, judged_alone)
+        if refusal:
+            raise DiceError(refusal)
+        return picks
+
     def outcome_key(self, result, target_given=True):
         key = result.outcome
         if not target_given and key in ("bare", "solid", "exceptional"):
@@ -266,39 +323,37 @@ never wins, not even at difficulty 0 (a total failure).
 
     def view(self, result, request=None):
         given = request.target_given if request is not None else True
-        key = self.outcome_key(result, given)
         regular = tuple(Die(face, _regular_marks(face, i in result.rerolled)) for i, face in enumerate(result.regular))
         hunger = tuple(Die(face, _hunger_marks(face)) for face in result.hunger)
         groups = [DiceGroup("Dice", regular)] if regular else []
         if hunger:
             groups.append(DiceGroup("Hunger", hunger))
-        notes = []
-        if given:
+        surge = request.get("surge") if request is not None else None
+        impaired = bool(request is not None and request.get("impaired"))
+        pool = self.pool_text(request.pool if request is not None else None, result.pool,
+                              result.hunger_rating if result.rating_only else result.hunger_level,
+                              rating_only=result.rating_only, surge=surge.dice if surge is not None else 0,
+                              impaired=impaired)
+        view = self.outcome_view(result, given, pool=pool, groups=groups)
+        notes = ([self.surge_note(surge)] if surge is not None else []) + ([v5_sheet.IMPAIRED_NOTE] if impaired else [])
+        return dataclasses.replace(view, notes=view.notes + tuple(notes)) if notes else view
+
+    def outcome_view(self, result, target_given=True, pool="", groups=()):
+        """
+        The view of an outcome (a `v5.Outcome`: a roll, or a team's total, which has no dice of
+        its own), with the pool and dice given: the score, the verdict and the margin.
+        """
+        key = self.outcome_key(result, target_given)
+        notes = ()
+        if target_given:
             sign = "+" if result.margin >= 0 else ""
             note = f"margin {sign}{result.margin}"
             if result.win and result.margin_label != LABELS[key]:
                 note += f", {result.margin_label}"
-            notes.append(note)
-        surge = request.get("surge") if request is not None else None
-        impaired = bool(request is not None and request.get("impaired"))
-        if surge is not None:
-            notes.append(self.surge_note(surge))
-        if impaired:
-            notes.append(v5_sheet.IMPAIRED_NOTE)
-        notes = tuple(notes)
-        return RollView(
-            system=self.key,
-            pool=self.pool_text(request.pool if request is not None else None, result.pool,
-                                result.hunger_rating if result.rating_only else result.hunger_level,
-                                rating_only=result.rating_only, surge=surge.dice if surge is not None else 0,
-                                impaired=impaired),
-            target=f"vs {result.difficulty}" if given else "",
-            groups=tuple(groups),
-            score=result.successes,
-            noun=("success", "successes"),
-            outcome=Outcome(key, LABELS[key], TONES[key]),
-            notes=notes,
-        )
+            notes = (note,)
+        return RollView(system=self.key, pool=pool, target=f"vs {result.difficulty}" if target_given else "",
+                        groups=tuple(groups), score=result.successes, noun=("success", "successes"),
+                        outcome=Outcome(key, LABELS[key], TONES[key]), notes=notes)
 
     def record(self, result, request=None):
         return {

@@ -73,6 +73,19 @@ def require(actor, target, refusal, consent=False):
     return target
 
 
+def read_traits(actor, target, refusal, consent=False):
+    """
+    `target`'s traits as the rules read them (its `Roller`: name, traits, state), for `actor`:
+    the one way a command reads a sheet that is not the caller's own (a helper's pool, a
+    contest's other side, staff rolling for someone, a sheet shown to someone else).
+
+    Raises:
+        DiceError(`refusal`): `actor` may not (see the module's ruling); nothing is read.
+    """
+    require(actor, target, refusal, consent=consent)
+    return target.roller() if hasattr(target, "roller") else None
+
+
 def tell_changed(target, text, told=(), notify=None):
     """
     Tell `target` of a change to their sheet unless they were already shown it (`told`: the

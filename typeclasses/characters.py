@@ -200,6 +200,18 @@ class DiceCharacterMixin:
         self.send_vitals()
         return old
 
+    def willpower_left(self):
+        """The Willpower this character may still spend (how it is kept is the system's sheet's)."""
+        return self.sheet.willpower_left(self.sheet_values)
+
+    def spend_willpower(self, amount=1):
+        """
+        Spend `amount` Willpower: the one way every system's commands do it (`Sheet.spend_willpower`
+        says which trait moves). Raises DiceError, changing nothing, when too little is left.
+        """
+        for trait, value in self.sheet.spend_willpower(self.sheet_values, amount).items():
+            self.set_trait(trait, value)
+
     def add_specialty(self, skill, name):
         owned = self.specialties.get(skill, ())
         name = self.sheet.check_specialty(skill, name, self.sheet_values, owned)

@@ -7,6 +7,7 @@ Willpower reroll, a reroll request) as plain data in Attributes
 
 import dataclasses
 
+from storyteller_dice.rules.display import format_roll, wrap
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
@@ -19,15 +20,13 @@ REROLL_REQUEST = "seyruun_reroll_request"
 
 
 def pay(character, costs):
-    """Store what a roll spends (`SeyruunSystem.costs`) through `Sheet.pay`; nothing when free."""
-    if not costs:
-        return
-    sheet = dice_system().sheet
-    values = character.sheet_values
-    paid = sheet.pay(values, costs)
-    for trait, value in paid.items():
-        if value != values.get(trait):
-            character.set_trait(trait, value)
+    """Spend what a roll costs (`SeyruunSystem.costs`: Willpower only) through the sheet's one
+    way to spend Willpower (`DiceCharacterMixin.spend_willpower`); nothing when free."""
+    unknown = set(costs) - {"willpower_left"}
+    if unknown:
+        raise DiceError(f"Nothing on a Seyruun sheet pays {', '.join(sorted(unknown))}.")
+    if costs.get("willpower_left", 0):
+        character.spend_willpower(costs["willpower_left"])
 
 
 def can_pay(roller, costs):
@@ -43,8 +42,6 @@ def show_roll(caller, view, *, verb, comment="", private=False, shared=(), extra
     Store and show one roll: the shared roll line (`rules.display.format_roll`), then `extra`
     (a callable width -> list of lines), at each receiver's width. Returns `announce`'s receivers.
     """
-    from storyteller_dice.rules.display import format_roll, wrap
-
     names = private_to(caller, private, shared)
     name = caller.key
 
@@ -81,14 +78,10 @@ def base_record(cmd, kind, view, result, request, comment="", **more):
 
 def tell(receivers, text):
     """A message (markup, player text escaped) to each receiver at its width."""
-    from storyteller_dice.rules.display import wrap
-
     return send(receivers, lambda width: "\n".join(wrap(text, width)))
 
 
 def tell_one(obj, text):
-    from storyteller_dice.rules.display import wrap
-
     obj.msg("\n".join(wrap(text, width_of(obj))))
 
 

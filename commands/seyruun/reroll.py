@@ -13,10 +13,29 @@ from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import DiceCommand, dice_system, find_character, is_staff, split_comment, staff_in_room
-from storyteller_dice.rules.display import escape
+from storyteller_dice.rules.display import escape, format_reroll
+from storyteller_dice.typeclasses import access
 from .common import LAST_ROLL, REROLL_REQUEST, clear_state, load_state, pay, save_state, show_roll, tell, tell_one
 
 COST = {"willpower_left": 1}
+
+
+def last_roll(character):
+    """The roll kept for a Willpower reroll (`wing.remember_roll`), or None."""
+    kept = load_state(character, LAST_ROLL)
+    return kept if kept and kept.get("roll") is not None else None
+
+
+def check_rerollable(kept):
+    """Refuse (DiceError) a kept roll that cannot be rerolled."""
+    if kept is None:
+        raise DiceError("You have no roll to reroll: +roll or +check first.")
+    roll = kept["roll"].result
+    if roll.win:
+        raise DiceError("Your last roll succeeded; only a failed roll can be rerolled.")
+    if roll.rerolled:
+        raise DiceError("Your last roll has already been rerolled.")
+    return roll
 
 
 def pending_lines(character):
@@ -29,13 +48,11 @@ def pending_lines(character):
 
 def request_reroll(cmd):
     """`+roll/reroll [# reason]`: ask staff for a Willpower reroll of the caller's last roll."""
-    from .wing import check_rerollable, last_roll
-
     caller = cmd.caller
     _, reason = split_comment(cmd.args)
     kept = last_roll(caller)
     check_rerollable(kept)
-    if caller.roller().get("willpower_left", 0) < 1:
+    if caller.willpower_left() < 1:
         raise DiceError("You have no Willpower left to spend on a reroll.")
     if load_state(caller, REROLL_REQUEST):
         raise DiceError("You already asked to reroll that roll; staff will answer.")
@@ -75,12 +92,20 @@ def _marked(view):
     return dataclasses.replace(view, groups=groups)
 
 
+def _check_grant(staff, character, kept):
+    """Refuse (DiceError) a reroll that cannot be granted now; the request is then dropped."""
+    roller = access.read_traits(staff, character, "Only staff grant or refuse rerolls.")
+    try:
+        check_rerollable(kept)
+        if roller.get("willpower_left", 0) < 1:
+            raise DiceError(f"{escape(character.key)} has no Willpower left; the request is dropped.")
+    except DiceError:
+        clear_state(character, REROLL_REQUEST)
+        raise
+
+
 def grant(staff, character):
     """Reroll `character`'s requested roll: spend 1 Willpower, roll, show and record it."""
-    from storyteller_dice.rules.display import format_reroll
-
-    from .wing import check_rerollable, last_roll
-
     request = load_state(character, REROLL_REQUEST)
     if not request:
         raise DiceError(f"{escape(character.key)} has not asked for a reroll.")
@@ -88,13 +113,7 @@ def grant(staff, character):
     if kept is None or kept["code"] != request["code"]:
         clear_state(character, REROLL_REQUEST)
         raise DiceError(f"{escape(character.key)}'s request no longer matches their last roll; it is dropped.")
-    try:
-        check_rerollable(kept)
-        if character.roller().get("willpower_left", 0) < 1:
-            raise DiceError(f"{escape(character.key)} has no Willpower left; the request is dropped.")
-    except DiceError:
-        clear_state(character, REROLL_REQUEST)
-        raise
+    _check_grant(staff, character, kept)
     system = dice_system()
     before = kept["roll"]
     fresh = seyruun.reroll(before.result, approved=True, rng=get_rng())

@@ -30,11 +30,11 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
   private one: the same names, and staff there) and recorded with the original roll as parent.
 """
 
-from storyteller_dice.rules.errors import DiceError
-
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
+from .reroll import pending_lines as reroll_lines, request_reroll, tell_withdrawn
+from .teamwork import RULES as TEAMWORK
 
 WING_SWITCHES = ("reroll",)
 
@@ -42,6 +42,7 @@ WING_SWITCHES = ("reroll",)
 class SeyruunWing(Wing):
     guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = WING_SWITCHES
+    teamwork = TEAMWORK
     odds_switches = ("contest",)
     odds_help = """\
   +odds/contest <your pool> vs <their pool>[=<character>]
@@ -77,8 +78,6 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
     def handle_roll(self, cmd):
         switches = set(cmd.switches)
         if "reroll" in switches:
-            from .reroll import request_reroll
-
             request_reroll(cmd)
             return True
         return False
@@ -106,8 +105,6 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
         pay(cmd.caller, cmd.system.costs(request))
 
     def pending_lines(self, character):
-        from .reroll import pending_lines as reroll_lines
-
         return reroll_lines(character)
 
 
@@ -119,26 +116,7 @@ def remember_roll(character, result, code, private=False, shared=(), comment="")
         "roll": result, "code": code, "private": bool(private), "shared": list(shared), "comment": comment,
     })
     if withdrawn:
-        from .reroll import tell_withdrawn
-
         tell_withdrawn(character, withdrawn)
-
-
-def last_roll(character):
-    kept = load_state(character, LAST_ROLL)
-    return kept if kept and kept.get("roll") is not None else None
-
-
-def check_rerollable(kept):
-    """Refuse (DiceError) a kept roll that cannot be rerolled."""
-    if kept is None:
-        raise DiceError("You have no roll to reroll: +roll or +check first.")
-    roll = kept["roll"].result
-    if roll.win:
-        raise DiceError("Your last roll succeeded; only a failed roll can be rerolled.")
-    if roll.rerolled:
-        raise DiceError("Your last roll has already been rerolled.")
-    return roll
 
 
 WING = SeyruunWing("seyruun")

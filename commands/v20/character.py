@@ -7,31 +7,25 @@ the `/retry` counts per action and the extended action in progress. Both survive
 from storyteller_dice.rules import v20_health, v20_system
 from storyteller_dice.rules.errors import DiceError
 
+from ..dice_base import has_sheet  # noqa: F401 - the wing's commands import it from here
+
 CATEGORY = "dice"
 RETRIES = "v20_retries"  # {action key: failed attempts since the last success}
-
-
-def has_sheet(obj):
-    return hasattr(obj, "roller") and hasattr(obj, "set_trait")
 
 
 def state(character):
     return character.roller().state
 
 
-def willpower_left(character):
-    return state(character).get("willpower_left", 0)
-
-
 def pay(character, costs):
-    """Take `costs` ({trait: points}, from `System.costs`) off the sheet; refused when short."""
-    for trait, points in costs.items():
-        have = character.trait(trait)
-        if have < points:
-            raise DiceError(f"That needs {points} {v20_system.title(trait)} and you have {have} left.")
-    for trait, points in costs.items():
-        if points:
-            character.set_trait(trait, character.trait(trait) - points)
+    """Spend what a roll costs (`V20System.costs`: temporary Willpower only) through the sheet's
+    one way to spend Willpower (`DiceCharacterMixin.spend_willpower`); refused when short."""
+    unknown = set(costs) - {v20_system.WILLPOWER_LEFT}
+    if unknown:
+        raise DiceError(f"Nothing on a V20 sheet pays {', '.join(sorted(unknown))}.")
+    points = costs.get(v20_system.WILLPOWER_LEFT, 0)
+    if points:
+        character.spend_willpower(points)
 
 
 def track(character):

@@ -5,32 +5,23 @@ The shared typeclass (`typeclasses.characters.Character`) stores sheet values an
 system; what V5 derives from them (`V5Sheet.state`) is read here from `character.roller()`.
 """
 
-from storyteller_dice.rules.errors import DiceError
+from ..dice_base import has_sheet  # noqa: F401 - the wing's commands import it from here
 
 FRENZY = "frenzy"  # the sheet flag (typeclasses.characters.SHEET) a failed frenzy test sets
 
 
-def has_sheet(obj):
-    return hasattr(obj, "roller") and hasattr(obj, "set_trait")
-
-
-def state(character):
-    return character.roller().state
-
-
 def hunger(character):
-    return state(character).get("hunger", 0)
+    return character.roller().state.get("hunger", 0)
 
 
 def willpower_left(character):
-    return state(character).get("willpower_left", 0)
+    return character.willpower_left()
 
 
 def spend_willpower(character, amount=1):
-    """Mark Superficial Willpower damage; refused when Willpower is exhausted."""
-    if willpower_left(character) < amount:
-        raise DiceError("Your Willpower is exhausted: there is no Willpower left to spend.")
-    return character.set_trait("willpower superficial", character.trait("willpower superficial") + amount)
+    """Mark Superficial Willpower damage through the sheet's one way to spend it
+    (`DiceCharacterMixin.spend_willpower`); refused when Willpower is exhausted."""
+    character.spend_willpower(amount)
 
 
 def in_frenzy(character):

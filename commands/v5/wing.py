@@ -18,7 +18,8 @@ from storyteller_dice.rules.display import format_pool, format_reroll
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
-from . import teamwork, willpower
+from . import willpower
+from .. import teamwork as shared_teamwork
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from .character import in_frenzy, spend_willpower
@@ -26,6 +27,7 @@ from .cmdset import V5CmdSet
 from .contest_odds import contest_odds_command
 from .odds import reroll_advice
 from .rolls import remember_extended, split_hunger, willpower_picks
+from .teamwork import RULES as TEAMWORK
 
 
 class V5Wing(Wing):
@@ -50,6 +52,8 @@ After any roll, +willpower rerolls up to three regular dice and
   +odds/contest <pool> vs <pool> [hunger <m>]   or   vs <character>
                 exact contest chances: who wins, the tie (the
                 defender's), crits, messy criticals, bestial failures"""
+
+    teamwork = TEAMWORK
 
     def __init__(self):
         super().__init__("v5")
@@ -123,7 +127,7 @@ After any roll, +willpower rerolls up to three regular dice and
         return frozenset({"frenzy"}) if in_frenzy(character) else frozenset()
 
     def pending_lines(self, character):
-        return teamwork.pending_lines(character) + willpower.pending_lines(character)
+        return shared_teamwork.pending_lines(character, TEAMWORK) + willpower.pending_lines(character)
 
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
