@@ -84,6 +84,7 @@ from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCES
                      plural, read_whole, split_vs)
 from .errors import DiceError, PoolError
 from .pools import Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
+from .pools import owned_specialty
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -429,14 +430,7 @@ def resolve_pool(text, table):
                 raise PoolError(f"{title(trait)} has no Specialties: only Attributes and Abilities do.")
             if term.sign < 0:
                 raise PoolError("A Specialty cannot be subtracted.")
-            owned = table.specialties.get(trait, ())
-            if not owned:
-                raise PoolError(f"You have no {title(trait)} Specialty.")
-            try:
-                specialty = match_name(term.specialty, owned, what=f"{title(trait)} Specialty")
-            except PoolError:
-                raise PoolError(f"You have no {title(trait)} Specialty '{term.specialty}' "
-                                f"(yours: {', '.join(owned)}).") from None
+            specialty = owned_specialty(table, trait, term.specialty, title(trait))
         parts.append(PoolPart(label=title(trait), value=table.values[trait], sign=term.sign, trait=trait,
                               specialty=specialty))
     rated = [part.trait for part in parts if part.trait in RATING_ONLY]
