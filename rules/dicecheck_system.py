@@ -427,44 +427,48 @@ Hits < TN: failure, botch margin = TN - Hits; 3 or more: big botch.
         notation = dicecheck.parse(f"{left}:{right}")
         options = frozenset({"damage"} & set(switches))
 
-        # what is rolled
-        if notation.left.kind == "static":
-            dice = dicecheck.build_pool(notation.left.dice, 0, 0, modifiers)
-            base = f"{notation.left.dice}d({notation.left.threshold}+)"
-            pool = CheckPool(dice=dice, threshold=notation.left.threshold,
-                             text=_pool_text(((base, None),), modifiers, dice, notation.left.threshold))
-        else:
-            trait = self._canonical(notation.left)
-            if numbers_only or roller is None or roller.traits is None:
-                raise DiceError(f"'{notation.left.name}' is on a sheet; only static checks like 12d(6+):3 "
-                                "can be rolled here.")
-            pool = self.side_pool(trait, notation.left.focus, roller.traits, modifiers)
-
-        # against what
-        extra = {"threshold": pool.threshold}
-        target, target_text = None, ""
-        if notation.right.kind == "number":
-            if name:
-                raise DiceError(f"A TN of {notation.right.value} needs no target: drop '{name}'.")
-            target, target_text = notation.right.value, f"vs TN {notation.right.value}"
-        else:
-            against = self._canonical(notation.right)
-            if notation.right.focus and against not in ALL_SKILLS:
-                raise DiceError(f"{against.title()} has no Focus.")
-            what = (f"{against.title()} ({notation.right.focus})" if notation.right.focus else against.title())
-            if not name:
-                raise DiceError(f"Name whose {what} you roll against: {left}:{right} "
-                                f"<target>, or give the TN as a number, like {left}:2.")
-            extra["target_name"] = _clean_name(name)
-            if against in ALL_DEFENCES:
-                extra["needs_target"] = against
-            else:
-                extra["needs_target"] = "opposed"
-                extra["opposed"] = (against, notation.right.focus)
-            target_text = f"vs {extra['target_name']}'s {what}"
-        extra["target_text"] = target_text
-        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice, target=target,
+        pool = self._pool_of(notation.left, modifiers, None if numbers_only or roller is None else roller.traits)
+        extra = {"threshold": pool.threshold, **self._against(notation.right, name, left, right)}
+        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice, target=extra.pop("tn"),
                            target_given=True, options=options, extra=tuple(extra.items()))
+
+    def _pool_of(self, side, modifiers, table):
+        """What is rolled: a static pool as written, or a trait (and Focus) read from `table`."""
+        if side.kind == "static":
+            dice = dicecheck.build_pool(side.dice, 0, 0, modifiers)
+            base = f"{side.dice}d({side.threshold}+)"
+            return CheckPool(dice=dice, threshold=side.threshold,
+                             text=_pool_text(((base, None),), modifiers, dice, side.threshold))
+        trait = self._canonical(side)
+        if table is None:
+            raise DiceError(f"'{side.name}' is on a sheet; only static checks like 12d(6+):3 "
+                            "can be rolled here.")
+        return self.side_pool(trait, side.focus, table, modifiers)
+
+    def _against(self, side, name, left, right):
+        """
+        Against what: {"tn": a number or None, "target_text", and for a trait the target's name
+        and what `resolve_target` reads from their sheet}.
+        """
+        if side.kind == "number":
+            if name:
+                raise DiceError(f"A TN of {side.value} needs no target: drop '{name}'.")
+            return {"tn": side.value, "target_text": f"vs TN {side.value}"}
+        against = self._canonical(side)
+        if side.focus and against not in ALL_SKILLS:
+            raise DiceError(f"{against.title()} has no Focus.")
+        what = (f"{against.title()} ({side.focus})" if side.focus else against.title())
+        if not name:
+            raise DiceError(f"Name whose {what} you roll against: {left}:{right} "
+                            f"<target>, or give the TN as a number, like {left}:2.")
+        found = {"tn": None, "target_name": _clean_name(name)}
+        if against in ALL_DEFENCES:
+            found["needs_target"] = against
+        else:
+            found["needs_target"] = "opposed"
+            found["opposed"] = (against, side.focus)
+        found["target_text"] = f"vs {found['target_name']}'s {what}"
+        return found
 
     def resolve_target(self, request, target_roller, name=None):
         """
