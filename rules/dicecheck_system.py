@@ -77,6 +77,7 @@ from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, O
                      RollView, Sheet, SheetSection, System, plural)
 from .errors import DiceError, PoolError
 from .pools import TraitTable, match_name, normalize
+from .pools import clean_specialty
 
 ATTRIBUTES = {
     "body": (("strength", "STR"), ("dexterity", "DEX"), ("constitution", "CON")),
@@ -187,18 +188,9 @@ class DiceCheckSheet(Sheet):
             raise DiceError(f"Only Skills have Focuses; {skill.title()} is not a Skill.")
         if values.get(skill, 0) < 1:
             raise DiceError(f"A Focus needs at least 1 training in {skill.title()}.")
-        name = " ".join(specialty.split())
-        if not name:
-            raise DiceError("Name the Focus.")
-        if len(name) > MAX_FOCUS_LENGTH:
-            raise DiceError(f"Focus names are at most {MAX_FOCUS_LENGTH} characters.")
-        if not _FOCUS_NAME.fullmatch(name):
-            raise DiceError("Focus names start with a letter and use letters, spaces, ' and - only.")
-        if normalize(name) in {normalize(s) for s in owned}:
-            raise DiceError(f"{skill.title()} already has the Focus {name}.")
-        if len(owned) >= MAX_FOCUSES_PER_SKILL:
-            raise DiceError(f"{skill.title()} already has {MAX_FOCUSES_PER_SKILL} Focuses.")
-        return name
+        return clean_specialty(specialty, owned, skill.title(), MAX_FOCUS_LENGTH, MAX_FOCUSES_PER_SKILL,
+                               word="Focus", words="Focuses", allowed=_FOCUS_NAME.fullmatch,
+                               allowed_text="start with a letter and use letters, spaces, ' and - only")
 
     def traits(self, values, specialties):
         values = self.clamp(values)

@@ -298,7 +298,12 @@ def check_total(dice):
     return dice
 
 
-def clean_specialty(specialty, owned, trait_label, max_length, max_count):
+def _specialty_characters(name):
+    return all(ch.isalnum() or ch in " '-&" for ch in name)
+
+
+def clean_specialty(specialty, owned, trait_label, max_length, max_count, word="Specialty", words="Specialties",
+                    allowed=_specialty_characters, allowed_text="use letters, digits, spaces, ' - and & only"):
     """
     A Specialty name as a sheet keeps it (white space folded), or refused: empty, too long,
     odd characters, a second one of the same name, or one too many for the trait.
@@ -308,19 +313,22 @@ def clean_specialty(specialty, owned, trait_label, max_length, max_count):
         owned (iterable of str): the trait's Specialties already on the sheet.
         trait_label (str): the trait's name as shown ("Brawl").
         max_length (int), max_count (int): the system's limits.
+        word, words (str): what the system calls one and several ("Focus", "Focuses").
+        allowed (callable), allowed_text (str): the system's characters for a name (true
+            for a good name), and the refusal's words for them.
     """
     owned = tuple(owned)
     name = " ".join(specialty.split())
     if not name:
-        raise PoolError("Name the Specialty.")
+        raise PoolError(f"Name the {word}.")
     if len(name) > max_length:
-        raise PoolError(f"Specialty names are at most {max_length} characters.")
-    if not all(ch.isalnum() or ch in " '-&" for ch in name):
-        raise PoolError("Specialty names use letters, digits, spaces, ' - and & only.")
+        raise PoolError(f"{word} names are at most {max_length} characters.")
+    if not allowed(name):
+        raise PoolError(f"{word} names {allowed_text}.")
     if normalize(name) in {normalize(s) for s in owned}:
-        raise PoolError(f"{trait_label} already has the Specialty {name}.")
+        raise PoolError(f"{trait_label} already has the {word} {name}.")
     if len(owned) >= max_count:
-        raise PoolError(f"{trait_label} already has {max_count} Specialties.")
+        raise PoolError(f"{trait_label} already has {max_count} {words}.")
     return name
 
 
