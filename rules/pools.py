@@ -252,15 +252,10 @@ def resolve(terms, table=None, bounded=True):
     parts = []
     used_specialty = None
     for term in terms:
-        if term.number is not None:
-            parts.append(PoolPart(label=str(term.number), value=term.number, sign=term.sign))
-            continue
-        if table is None:
-            raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
-        trait = table.match(term.name)
-        parts.append(PoolPart(label=trait.title(), value=table.values[trait], sign=term.sign, trait=trait))
+        parts.append(term_part(term, table))
         if term.specialty is None:
             continue
+        trait = parts[-1].trait
         if trait not in table.specialty_traits:
             raise PoolError(f"{trait.title()} is not a Skill, so it has no Specialties.")
         if term.sign < 0:
@@ -274,6 +269,19 @@ def resolve(terms, table=None, bounded=True):
     if bounded:
         check_total(total)
     return Pool(parts=tuple(parts), total=total)
+
+
+def term_part(term, table, label=str.title):
+    """
+    What a term adds, its Specialty aside: a number as typed, or the trait looked up on the
+    sheet (`table`; None: numbers only) and shown by `label`.
+    """
+    if term.number is not None:
+        return PoolPart(label=str(term.number), value=term.number, sign=term.sign)
+    if table is None:
+        raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
+    trait = table.match(term.name)
+    return PoolPart(label=label(trait), value=table.values[trait], sign=term.sign, trait=trait)
 
 
 def owned_specialty(table, trait, typed, trait_label):

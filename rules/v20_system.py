@@ -76,6 +76,7 @@ sheet cannot pay); /retry is not offered, since +odds counts no earlier attempts
 difficulty instead).
 """
 
+from dataclasses import replace
 from fractions import Fraction
 
 from . import v20, v20_health
@@ -83,8 +84,8 @@ from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCES
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
 from .errors import DiceError, PoolError
-from .pools import Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
-from .pools import owned_specialty
+from .pools import Pool, TraitTable, clean_specialty, match_name, normalize, parse
+from .pools import owned_specialty, term_part
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -418,21 +419,15 @@ def resolve_pool(text, table):
     """
     parts = []
     for term in parse(text):
-        if term.number is not None:
-            parts.append(PoolPart(label=str(term.number), value=term.number, sign=term.sign))
-            continue
-        if table is None:
-            raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
-        trait = table.match(term.name)
-        specialty = None
+        part = term_part(term, table, title)
+        trait, specialty = part.trait, None
         if term.specialty is not None:
             if trait not in table.specialty_traits:
                 raise PoolError(f"{title(trait)} has no Specialties: only Attributes and Abilities do.")
             if term.sign < 0:
                 raise PoolError("A Specialty cannot be subtracted.")
             specialty = owned_specialty(table, trait, term.specialty, title(trait))
-        parts.append(PoolPart(label=title(trait), value=table.values[trait], sign=term.sign, trait=trait,
-                              specialty=specialty))
+        parts.append(replace(part, specialty=specialty))
     rated = [part.trait for part in parts if part.trait in RATING_ONLY]
     others = [part.trait for part in parts if part.trait]
     if rated and len(others) > 1:
