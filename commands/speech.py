@@ -40,6 +40,20 @@ def _name(obj, looker):
     return shown_name(obj)
 
 
+def _spoken(speaker, said, refusal, **pre_say):
+    """
+    What the speaker says, as text, or None: the speaker's `at_pre_say` may silence it, and
+    what is left empty once made text gets `refusal`.
+    """
+    speech = speaker.at_pre_say(said, **pre_say)
+    if not speech:
+        return None
+    speech = speech_text(speech, speaker.key)
+    if not speech:
+        speaker.msg(refusal)
+    return speech or None
+
+
 def _tell_each(speaker, receivers, after_name, kind):
     """Each receiver reads the speaker's name as it is shown to them, then `after_name` (our text)."""
     for receiver in receivers:
@@ -63,12 +77,8 @@ class CmdSay(_StockSay):
         if not self.args or not self.args.strip():
             caller.msg("Say what?")
             return
-        speech = caller.at_pre_say(self.args)
+        speech = _spoken(caller, self.args, "Say what?")
         if not speech:
-            return
-        speech = speech_text(speech, caller.key)
-        if not speech:
-            caller.msg("Say what?")
             return
         caller.msg(text=(f'You say, "{speech}|n"', {"type": "say"}), from_obj=caller)
         location = caller.location
@@ -100,12 +110,8 @@ class CmdWhisper(_StockWhisper):
         receivers = list(dict.fromkeys(recv for recv in receivers if recv))
         if not receivers:
             return
-        speech = caller.at_pre_say(self.rhs, whisper=True, receivers=receivers)
+        speech = _spoken(caller, self.rhs, "Usage: whisper <character> = <message>", whisper=True, receivers=receivers)
         if not speech:
-            return
-        speech = speech_text(speech, caller.key)
-        if not speech:
-            caller.msg("Usage: whisper <character> = <message>")
             return
         if caller not in receivers:
             listed = ", ".join(_name(recv, caller) for recv in receivers)
