@@ -7,13 +7,13 @@ Public names (loaded on first use, so importing this package needs no Evennia se
 (commands/default_cmdsets.py) and `hooks` (the server start hooks).
 """
 
+import importlib
+
 _PUBLIC = ("DiceCmdSet", "SpeechCmdSet", "BuildingCmdSet", "HelpCmdSet", "DiceAccountCmdSet",
            "DiceUnloggedinCmdSet")
 
 
 def __getattr__(name):
-    import importlib
-
     if name in _PUBLIC:
         return getattr(importlib.import_module(f"{__name__}.default_cmdsets"), name)
     if name == "hooks":

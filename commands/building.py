@@ -10,6 +10,7 @@ no markup, control characters, lock-string characters or tag look-alikes), a roo
 thing's the text rule. A refused name gets one line saying what is wrong, and nothing changes.
 """
 
+from evennia.accounts.models import AccountDB
 from evennia.commands.default.building import CmdCreate as _StockCreate
 from evennia.commands.default.building import CmdDig as _StockDig
 from evennia.commands.default.building import CmdName as _StockName
@@ -114,8 +115,6 @@ class CmdName(_StockName):
     @staticmethod
     def account_taken(oldname, newname):
         """The stock command renames an account without Evennia's check that the name is free."""
-        from evennia.accounts.models import AccountDB
-
         others = AccountDB.objects.filter(username__iexact=newname).exclude(username__iexact=oldname.strip())
         if others.exists():
             return f"The account name '{newname}' is already taken."

@@ -21,7 +21,13 @@ record keeps group labels as shown, so under V5 Hunger dice and regular dice are
 
 from datetime import timedelta
 
+from django.utils import timezone
+
+from storyteller_dice.rolllog import api
+from storyteller_dice.rolllog.fairness import face_counts
+from storyteller_dice.rules.display import escape, wrap
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.fairness import fairness_report, text_chart
 
 from .dice_base import DiceCommand, find_character, is_staff, whole_number, width_of
 
@@ -44,8 +50,6 @@ def split_days(text):
 
 def allowed_ids(viewer):
     """None when the viewer may see anyone (staff), else the ids of their own characters."""
-    from storyteller_dice.rolllog import api
-
     if is_staff(viewer) or api.is_staff(viewer):
         return None
     return api.own_character_ids(viewer)
@@ -56,11 +60,6 @@ def report_tests(character=None, days=None, now=None, shown_to=None):
     The `rules.fairness.FaceTest`s of a character's (None: everyone's) faces, as `shown_to`
     could see them (None: the whole record; see `rolllog.fairness.face_counts`).
     """
-    from django.utils import timezone
-
-    from storyteller_dice.rolllog.fairness import face_counts
-    from storyteller_dice.rules.fairness import fairness_report
-
     since = None
     if days is not None:
         since = (now or timezone.now()) - timedelta(days=days)
@@ -74,9 +73,6 @@ def scope_text(name, days):
 
 def format_report(tests, scope, width=80):
     """The report as one text, every line within `width` (Evennia markup; `scope` escaped)."""
-    from storyteller_dice.rules.display import wrap
-    from storyteller_dice.rules.fairness import text_chart
-
     lines = [f"|wDice fairness|n: {scope}"]
     if not tests:
         lines.append("No dice rolled in that time.")
@@ -128,8 +124,6 @@ class CmdDice(DiceCommand):
     switch_options = ("fairness",)
 
     def run(self):
-        from storyteller_dice.rules.display import escape
-
         if "fairness" not in self.switches:
             raise DiceError("Say what to check: +dice/fairness.")
         caller = self.caller
@@ -143,8 +137,6 @@ class CmdDice(DiceCommand):
         self.msg(format_report(tests, scope_text(shown, days), width=width_of(caller)))
 
     def find(self, name):
-        from storyteller_dice.rules.display import escape
-
         allowed = allowed_ids(self.caller)
         refusal = f"You may check your own characters or the whole game, not '{escape(name, 40)}'."
         try:

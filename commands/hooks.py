@@ -16,25 +16,22 @@ existing game"). Evennia has no signal for a server start, so these are one line
   The web client's dice panel gets its answers from `commands.panel`.
 """
 
+from evennia.utils import logger
+
+from ..typeclasses import names, player_errors, system
+from . import panel, pending
+
 
 def at_server_init():
-    from ..typeclasses import player_errors
-    from ..typeclasses.system import check_configured_system
-
     player_errors.install()
-    check_configured_system()
+    system.check_configured_system()
 
 
 def at_server_start():
-    from ..typeclasses.names import report_bad_names
-    from . import panel, pending
-
     panel.install()
     pending.connect_puppet_hook()
     pending.at_server_start()
     try:
-        report_bad_names()
+        names.report_bad_names()
     except Exception:  # noqa: BLE001 - a report must never stop the game from starting
-        from evennia.utils import logger
-
         logger.log_trace("the stored-name report")

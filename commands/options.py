@@ -8,6 +8,8 @@ player reads names the size the game uses (20-250 columns, 10-200 lines;
 
 from evennia import default_cmds
 
+from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
+
 NAMES = {"SCREENWIDTH": "screen width", "SCREENHEIGHT": "screen height"}
 
 
@@ -15,8 +17,6 @@ class CmdOption(default_cmds.CmdOption):
     __doc__ = default_cmds.CmdOption.__doc__
 
     def func(self):
-        from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
-
         name = (self.lhs or "").strip().upper()
         if self.rhs and name in SIZE_BOUNDS:
             sizes = bounded_size(name, self.rhs.strip())

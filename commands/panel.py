@@ -14,7 +14,8 @@ Rolling itself is never done here: the panel's Roll button sends the `+roll ...`
 types, so a roll from the panel is the same roll, to the same audience.
 """
 
-from storyteller_dice.rules.display import without_control
+from storyteller_dice.rolllog import api
+from storyteller_dice.rules.display import odds_cells, without_control
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import panel
 
@@ -38,9 +39,7 @@ def handle(session, character, kwargs):
 
 def odds_message(character, session, typed):
     """{"pool", "target", "chances": [{"label", "percent", "tone"}], "notes"} or {"error"}."""
-    from storyteller_dice.rules.display import odds_cells
-
-    from .odds import CmdOdds
+    from .odds import CmdOdds  # a cycle: odds imports dice_base, which imports this module
 
     text = without_control(str(typed if isinstance(typed, (str, int)) else ""))[:MAX_POOL_TEXT]
     if not text.strip():
@@ -60,7 +59,7 @@ def odds_message(character, session, typed):
 
 
 def send_actions(character, session=None):
-    from .dice_base import dice_wing  # dice_base tells this module of every roll
+    from .dice_base import dice_wing  # a cycle: dice_base imports this module (to tell it of every roll)
 
     sessions = panel.panel_sessions(character, session)
     if sessions:
@@ -75,8 +74,6 @@ def roll_item(entry):
 
 def recent_rolls(character):
     """The newest rolls made in the character's room that its player may see, oldest first."""
-    from storyteller_dice.rolllog import api
-
     if character.location is None:
         return []
     query = api.search(room=character.location).filter(action=False)

@@ -11,6 +11,7 @@ client's screen goes through Evennia's pager (`evennia.utils.evmore`).
 
 from evennia.utils import evmore
 
+from storyteller_dice.rolllog import api, display
 from storyteller_dice.rules.errors import DiceError
 
 from . import dice_base
@@ -62,8 +63,6 @@ def verify_roll(caller, code):
     +roll/verify <code>: the stored roll, or "There is no such roll." both when the code does
     not exist and when the caller may not see it (so codes cannot be probed).
     """
-    from storyteller_dice.rolllog import api, display
-
     code = (code or "").strip()
     if not code:
         raise DiceError("Give the code to verify: +roll/verify <code>.")
@@ -108,8 +107,6 @@ class CmdRolls(DiceCommand):
     usage = "+rolls[/mine][/private][/here] [<character>][=<page>]"
 
     def run(self):
-        from storyteller_dice.rolllog import api, display
-
         caller = self.caller
         staff = is_staff(caller)
         name, number = self.lhs.strip(), 1

@@ -40,6 +40,26 @@ def _name(obj, looker):
     return shown_name(obj)
 
 
+def _spoken(speaker, said, refusal, **pre_say):
+    """
+    What the speaker says, as text, or None: the speaker's `at_pre_say` may silence it, and
+    what is left empty once made text gets `refusal`.
+    """
+    speech = speaker.at_pre_say(said, **pre_say)
+    if not speech:
+        return None
+    speech = speech_text(speech, speaker.key)
+    if not speech:
+        speaker.msg(refusal)
+    return speech or None
+
+
+def _tell_each(speaker, receivers, after_name, kind):
+    """Each receiver reads the speaker's name as it is shown to them, then `after_name` (our text)."""
+    for receiver in receivers:
+        receiver.msg(text=(f"{_name(speaker, receiver)}{after_name}", {"type": kind}), from_obj=speaker)
+
+
 class CmdSay(_StockSay):
     """
     speak as your character
@@ -57,24 +77,15 @@ class CmdSay(_StockSay):
         if not self.args or not self.args.strip():
             caller.msg("Say what?")
             return
-        speech = caller.at_pre_say(self.args)
+        speech = _spoken(caller, self.args, "Say what?")
         if not speech:
-            return
-        speech = speech_text(speech, caller.key)
-        if not speech:
-            caller.msg("Say what?")
             return
         caller.msg(text=(f'You say, "{speech}|n"', {"type": "say"}), from_obj=caller)
         location = caller.location
         if not location:
             return
-        for receiver in location.contents:
-            if receiver is caller:
-                continue
-            receiver.msg(
-                text=(f'{_name(caller, receiver)} says, "{speech}|n"', {"type": "say"}),
-                from_obj=caller,
-            )
+        _tell_each(caller, [receiver for receiver in location.contents if receiver is not caller],
+                   f' says, "{speech}|n"', "say")
 
 
 class CmdWhisper(_StockWhisper):
@@ -99,22 +110,14 @@ class CmdWhisper(_StockWhisper):
         receivers = list(dict.fromkeys(recv for recv in receivers if recv))
         if not receivers:
             return
-        speech = caller.at_pre_say(self.rhs, whisper=True, receivers=receivers)
+        speech = _spoken(caller, self.rhs, "Usage: whisper <character> = <message>", whisper=True, receivers=receivers)
         if not speech:
-            return
-        speech = speech_text(speech, caller.key)
-        if not speech:
-            caller.msg("Usage: whisper <character> = <message>")
             return
         if caller not in receivers:
             listed = ", ".join(_name(recv, caller) for recv in receivers)
             caller.msg(text=(f'You whisper to {listed}, "{speech}|n"', {"type": "whisper"}),
                        from_obj=caller)
-        for receiver in receivers:
-            receiver.msg(
-                text=(f'{_name(caller, receiver)} whispers: "{speech}|n"', {"type": "whisper"}),
-                from_obj=caller,
-            )
+        _tell_each(caller, receivers, f' whispers: "{speech}|n"', "whisper")
 
 
 class CmdPose(_StockPose):
@@ -157,11 +160,7 @@ class CmdPose(_StockPose):
         gap = "" if (self.cmdstring == ";" or text[0] in "',:") else " "
         location = caller.location
         receivers = location.contents if location else [caller]
-        for receiver in receivers:
-            receiver.msg(
-                text=(f"{_name(caller, receiver)}{gap}{text}|n", {"type": "pose"}),
-                from_obj=caller,
-            )
+        _tell_each(caller, receivers, f"{gap}{text}|n", "pose")
 
 
 class CmdPage(_StockPage):
@@ -196,44 +195,57 @@ class CmdPage(_StockPage):
         caller = self.caller
         if "last" in self.switches or not self.args.strip():
             return super().func()
-        targets, message = [], None
-        if self.rhs:
-            for name in self.lhslist:
-                target = caller.search(name)
-                if not target:
-                    return
-                targets.append(target)
-            message = self.rhs.strip()
-        else:
-            first, *rest = self.args.split(" ", 1)
-            if first and first.isnumeric():
-                return super().func()  # `page <number>`: the history
-            if rest:
-                found = caller.search(first, quiet=True)
-                if found:
-                    targets = [found[0]]
-                    message = rest[0].strip()
-                else:
-                    message = self.args.strip()
-            else:
-                message = self.args.strip()
+        if not self.rhs and self.args.split(" ", 1)[0].isnumeric():
+            return super().func()  # `page <number>`: the history
+        addressed = self._addressed()
+        if addressed is None:
+            return None  # a name not found: the search said so
+        targets, message = addressed
         if not targets:
             sent = self._sent_pages()
             if not sent:
                 self.msg("Who do you want page?")
-                return
+                return None
             targets = list(sent[0].receivers)
         targets = list(dict.fromkeys(targets))
         posed = message.startswith(":")
         message = speech_text(message.lstrip(":") if posed else message, caller.key)
         if not message:
             self.msg("What do you want to page?")
-            return
+            return None
         if posed:
             message = f"{literal(caller.key)} {message}"
-        header = f"|wAccount|n |c{literal(caller.key)}|n |wpages:|n"
+        self._record(targets, message)
+        received, problems = self._deliver(targets, message)
+        if problems:
+            self.msg("\n".join(problems))
+        self.msg(f"You paged {', '.join(received)} with: '{message}|n'.")
+        return None
+
+    def _addressed(self):
+        """
+        (the accounts named, the message): no account when the line names none (the last one
+        paged is meant; `page Bob hi` where Bob is no account is the message "Bob hi"), and None
+        when an account named before `=` is not found (the search has said so).
+        """
+        if self.rhs:
+            targets = []
+            for name in self.lhslist:
+                target = self.caller.search(name)
+                if not target:
+                    return None
+                targets.append(target)
+            return targets, self.rhs.strip()
+        first, *rest = self.args.split(" ", 1)
+        found = self.caller.search(first, quiet=True) if rest else None
+        if found:
+            return [found[0]], rest[0].strip()
+        return [], self.args.strip()
+
+    def _record(self, targets, message):
+        """The record holds exactly the text that was sent, readable by those it went to."""
+        caller = self.caller
         target_perms = " or ".join(f"id({target.id})" for target in targets + [caller])
-        # The record holds exactly the text that was sent.
         create.create_message(
             caller,
             message,
@@ -245,6 +257,11 @@ class CmdPage(_StockPage):
             ),
             tags=[("page", "comms")],
         )
+
+    def _deliver(self, targets, message):
+        """(each receiver's name as the sender reads it, what the sender is told went wrong)."""
+        caller = self.caller
+        header = f"|wAccount|n |c{literal(caller.key)}|n |wpages:|n"
         received, problems = [], []
         for target in targets:
             if not target.access(caller, "msg"):
@@ -257,9 +274,7 @@ class CmdPage(_StockPage):
                                 "if they list their pages later.")
             else:
                 received.append(f"|c{literal(target.name)}|n")
-        if problems:
-            self.msg("\n".join(problems))
-        self.msg(f"You paged {', '.join(received)} with: '{message}|n'.")
+        return received, problems
 
 
 class CmdSetDesc(_StockSetDesc):

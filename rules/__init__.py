@@ -16,6 +16,8 @@ def _one_module_per_rule():
     the folder `rules` was found in (so a copy of rules/, such as mutation testing's, is the one
     that runs), and every `rules.<name>` is `storyteller_dice.rules.<name>`.
     """
+    # Imported here, not at the top: the package's names are its rule modules, and this runs only
+    # under the contract name (a `rules.sys` or `rules.importlib` would read as a rule module).
     import importlib
     import importlib.abc
     import importlib.util

@@ -78,6 +78,7 @@ from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, O
                      RollView, Sheet, SheetSection, System, plural)
 from .errors import DiceError, PoolError
 from .pools import TraitTable, match_name, normalize
+from .pools import clean_specialty
 
 ATTRIBUTES = {
     "body": (("strength", "STR"), ("dexterity", "DEX"), ("constitution", "CON")),
@@ -188,18 +189,9 @@ class DiceCheckSheet(Sheet):
             raise DiceError(f"Only Skills have Focuses; {skill.title()} is not a Skill.")
         if values.get(skill, 0) < 1:
             raise DiceError(f"A Focus needs at least 1 training in {skill.title()}.")
-        name = " ".join(specialty.split())
-        if not name:
-            raise DiceError("Name the Focus.")
-        if len(name) > MAX_FOCUS_LENGTH:
-            raise DiceError(f"Focus names are at most {MAX_FOCUS_LENGTH} characters.")
-        if not _FOCUS_NAME.fullmatch(name):
-            raise DiceError("Focus names start with a letter and use letters, spaces, ' and - only.")
-        if normalize(name) in {normalize(s) for s in owned}:
-            raise DiceError(f"{skill.title()} already has the Focus {name}.")
-        if len(owned) >= MAX_FOCUSES_PER_SKILL:
-            raise DiceError(f"{skill.title()} already has {MAX_FOCUSES_PER_SKILL} Focuses.")
-        return name
+        return clean_specialty(specialty, owned, skill.title(), MAX_FOCUS_LENGTH, MAX_FOCUSES_PER_SKILL,
+                               word="Focus", words="Focuses", allowed=_FOCUS_NAME.fullmatch,
+                               allowed_text="start with a letter and use letters, spaces, ' and - only")
 
     def traits(self, values, specialties):
         values = self.clamp(values)
@@ -434,44 +426,48 @@ Hits < TN: failure, botch margin = TN - Hits; 3 or more: big botch.
         notation = dicecheck.parse(f"{left}:{right}")
         options = frozenset({"damage"} & set(switches))
 
-        # what is rolled
-        if notation.left.kind == "static":
-            dice = dicecheck.build_pool(notation.left.dice, 0, 0, modifiers)
-            base = f"{notation.left.dice}d({notation.left.threshold}+)"
-            pool = CheckPool(dice=dice, threshold=notation.left.threshold,
-                             text=_pool_text(((base, None),), modifiers, dice, notation.left.threshold))
-        else:
-            trait = self._canonical(notation.left)
-            if numbers_only or roller is None or roller.traits is None:
-                raise DiceError(f"'{notation.left.name}' is on a sheet; only static checks like 12d(6+):3 "
-                                "can be rolled here.")
-            pool = self.side_pool(trait, notation.left.focus, roller.traits, modifiers)
-
-        # against what
-        extra = {"threshold": pool.threshold}
-        target, target_text = None, ""
-        if notation.right.kind == "number":
-            if name:
-                raise DiceError(f"A TN of {notation.right.value} needs no target: drop '{name}'.")
-            target, target_text = notation.right.value, f"vs TN {notation.right.value}"
-        else:
-            against = self._canonical(notation.right)
-            if notation.right.focus and against not in ALL_SKILLS:
-                raise DiceError(f"{against.title()} has no Focus.")
-            what = (f"{against.title()} ({notation.right.focus})" if notation.right.focus else against.title())
-            if not name:
-                raise DiceError(f"Name whose {what} you roll against: {left}:{right} "
-                                f"<target>, or give the TN as a number, like {left}:2.")
-            extra["target_name"] = _clean_name(name)
-            if against in ALL_DEFENCES:
-                extra["needs_target"] = against
-            else:
-                extra["needs_target"] = "opposed"
-                extra["opposed"] = (against, notation.right.focus)
-            target_text = f"vs {extra['target_name']}'s {what}"
-        extra["target_text"] = target_text
-        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice, target=target,
+        pool = self._pool_of(notation.left, modifiers, None if numbers_only or roller is None else roller.traits)
+        extra = {"threshold": pool.threshold, **self._against(notation.right, name, left, right)}
+        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice, target=extra.pop("tn"),
                            target_given=True, options=options, extra=tuple(extra.items()))
+
+    def _pool_of(self, side, modifiers, table):
+        """What is rolled: a static pool as written, or a trait (and Focus) read from `table`."""
+        if side.kind == "static":
+            dice = dicecheck.build_pool(side.dice, 0, 0, modifiers)
+            base = f"{side.dice}d({side.threshold}+)"
+            return CheckPool(dice=dice, threshold=side.threshold,
+                             text=_pool_text(((base, None),), modifiers, dice, side.threshold))
+        trait = self._canonical(side)
+        if table is None:
+            raise DiceError(f"'{side.name}' is on a sheet; only static checks like 12d(6+):3 "
+                            "can be rolled here.")
+        return self.side_pool(trait, side.focus, table, modifiers)
+
+    def _against(self, side, name, left, right):
+        """
+        Against what: {"tn": a number or None, "target_text", and for a trait the target's name
+        and what `resolve_target` reads from their sheet}.
+        """
+        if side.kind == "number":
+            if name:
+                raise DiceError(f"A TN of {side.value} needs no target: drop '{name}'.")
+            return {"tn": side.value, "target_text": f"vs TN {side.value}"}
+        against = self._canonical(side)
+        if side.focus and against not in ALL_SKILLS:
+            raise DiceError(f"{against.title()} has no Focus.")
+        what = (f"{against.title()} ({side.focus})" if side.focus else against.title())
+        if not name:
+            raise DiceError(f"Name whose {what} you roll against: {left}:{right} "
+                            f"<target>, or give the TN as a number, like {left}:2.")
+        found = {"tn": None, "target_name": _clean_name(name)}
+        if against in ALL_DEFENCES:
+            found["needs_target"] = against
+        else:
+            found["needs_target"] = "opposed"
+            found["opposed"] = (against, side.focus)
+        found["target_text"] = f"vs {found['target_name']}'s {what}"
+        return found
 
     def resolve_target(self, request, target_roller, name=None):
         """

@@ -706,7 +706,11 @@ def split_vs(text):
     return found.group("pool").strip(), found.group("target").strip()
 
 
-def read_whole(typed, message, check=None, signed=False):
+def _cut(typed):
+    return typed if len(typed) <= 20 else typed[:20] + "..."
+
+
+def read_whole(typed, message, check=None, signed=False, shown=_cut):
     """
     A whole number a player typed: ASCII digits only (`str.isdigit` also takes '²'), leading
     zeros read as the number they are, any length (a huge one is just out of range for `check`).
@@ -716,11 +720,12 @@ def read_whole(typed, message, check=None, signed=False):
         message (str): the refusal, completed with ", not '<typed>'.".
         check (callable, optional): a range check that returns the value or raises DiceError.
         signed (bool): whether a leading '-' is allowed.
+        shown (callable): `typed` as the refusal quotes it (the commands pass their escape, for
+            a line that is markup; the rules' own cut keeps plain text short).
     """
     typed = typed.strip()
     if not _WHOLE.fullmatch(typed) or (typed.startswith("-") and not signed):
-        shown = typed if len(typed) <= 20 else typed[:20] + "..."
-        raise DiceError(f"{message}, not '{shown}'.")
+        raise DiceError(f"{message}, not '{shown(typed)}'.")
     digits = typed.lstrip("-").lstrip("0") or "0"
     value = int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS
     value = -value if typed.startswith("-") else value

@@ -155,52 +155,60 @@ def parse(expression):
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise PoolError(f"That pool expression is too long (over {MAX_EXPRESSION_LENGTH} characters).")
     terms = []
-    pos = 0
-    sign = 1
+    sign, pos = _leading_sign(text, _skip_space(text, 0))
     while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if not terms and pos < len(text) and text[pos] in "+-":
-            sign = -1 if text[pos] == "-" else 1
-            pos += 1
-            while pos < len(text) and text[pos].isspace():
-                pos += 1
         if pos >= len(text):
             raise PoolError("The pool expression ends with an operator; add a trait or a number after it.")
-        number = _NUMBER.match(text, pos)
-        name = _NAME.match(text, pos)
-        if number:
-            digits = number.group().lstrip("0") or "0"  # `0003` is 3 dice
-            if len(digits) > 3:
-                raise PoolError(f"'{digits}' is far too many dice; pools are limited to {MAX_POOL}.")
-            terms.append(Term(sign=sign, number=int(digits)))
-            pos = number.end()
-        elif name:
-            typed = name.group().strip()
-            pos = name.end()
-            specialty = None
-            spec = _SPECIALTY.match(text, pos)
-            if spec:
-                specialty = spec.group(1).strip()
-                if not specialty:
-                    raise PoolError(f"The parentheses after '{typed}' are empty: name the Specialty.")
-                pos = spec.end()
-            terms.append(Term(sign=sign, name=typed, specialty=specialty))
-        else:
-            raise PoolError(f"I can't read '{text[pos:pos + 20]}' in the pool: use traits, numbers, + and -.")
+        term, pos = _read_term(text, pos, sign)
+        terms.append(term)
         if len(terms) > MAX_TERMS:
             raise PoolError(f"That pool has too many terms (more than {MAX_TERMS}).")
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
+        pos = _skip_space(text, pos)
         if pos >= len(text):
             return tuple(terms)
         if text[pos] in "+-":
-            sign = -1 if text[pos] == "-" else 1
-            pos += 1
+            sign, pos = (-1 if text[pos] == "-" else 1), pos + 1
+            pos = _skip_space(text, pos)
             continue
         if text[pos] == "(":
             raise PoolError("A Specialty in parentheses goes right after a Skill, like str+brawl(grappling).")
         raise PoolError(f"Expected + or - before '{text[pos:pos + 20]}'.")
+
+
+def _skip_space(text, pos):
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _leading_sign(text, pos):
+    """Only the first term may carry a sign of its own (`-2`, `+dex`)."""
+    if pos < len(text) and text[pos] in "+-":
+        return (-1 if text[pos] == "-" else 1), _skip_space(text, pos + 1)
+    return 1, pos
+
+
+def _read_term(text, pos, sign):
+    """(Term, the position after it): a number of dice, or a trait with an optional Specialty."""
+    number = _NUMBER.match(text, pos)
+    if number:
+        digits = number.group().lstrip("0") or "0"  # `0003` is 3 dice
+        if len(digits) > 3:
+            raise PoolError(f"'{digits}' is far too many dice; pools are limited to {MAX_POOL}.")
+        return Term(sign=sign, number=int(digits)), number.end()
+    name = _NAME.match(text, pos)
+    if not name:
+        raise PoolError(f"I can't read '{text[pos:pos + 20]}' in the pool: use traits, numbers, + and -.")
+    typed = name.group().strip()
+    pos = name.end()
+    specialty = None
+    spec = _SPECIALTY.match(text, pos)
+    if spec:
+        specialty = spec.group(1).strip()
+        if not specialty:
+            raise PoolError(f"The parentheses after '{typed}' are empty: name the Specialty.")
+        pos = spec.end()
+    return Term(sign=sign, name=typed, specialty=specialty), pos
 
 
 @dataclass(frozen=True)
@@ -244,29 +252,15 @@ def resolve(terms, table=None, bounded=True):
     parts = []
     used_specialty = None
     for term in terms:
-        if term.number is not None:
-            parts.append(PoolPart(label=str(term.number), value=term.number, sign=term.sign))
-            continue
-        if table is None:
-            raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
-        trait = table.match(term.name)
-        parts.append(PoolPart(label=trait.title(), value=table.values[trait], sign=term.sign, trait=trait))
+        parts.append(term_part(term, table))
         if term.specialty is None:
             continue
+        trait = parts[-1].trait
         if trait not in table.specialty_traits:
             raise PoolError(f"{trait.title()} is not a Skill, so it has no Specialties.")
         if term.sign < 0:
             raise PoolError("A Specialty adds a die; it cannot be subtracted.")
-        owned = table.specialties.get(trait, ())
-        if not owned:
-            raise PoolError(f"You have no {trait.title()} Specialty.")
-        try:
-            specialty = match_name(term.specialty, owned, what=f"{trait.title()} Specialty")
-        except PoolError:
-            raise PoolError(
-                f"You have no {trait.title()} Specialty '{term.specialty}' "
-                f"(yours: {', '.join(owned)})."
-            ) from None
+        specialty = owned_specialty(table, trait, term.specialty, trait.title())
         if used_specialty:
             raise PoolError("Only one Specialty applies to a roll.")
         used_specialty = specialty
@@ -277,6 +271,34 @@ def resolve(terms, table=None, bounded=True):
     return Pool(parts=tuple(parts), total=total)
 
 
+def term_part(term, table, label=str.title):
+    """
+    What a term adds, its Specialty aside: a number as typed, or the trait looked up on the
+    sheet (`table`; None: numbers only) and shown by `label`.
+    """
+    if term.number is not None:
+        return PoolPart(label=str(term.number), value=term.number, sign=term.sign)
+    if table is None:
+        raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
+    trait = table.match(term.name)
+    return PoolPart(label=label(trait), value=table.values[trait], sign=term.sign, trait=trait)
+
+
+def owned_specialty(table, trait, typed, trait_label):
+    """
+    The sheet's name of the Specialty `typed` names on `trait` (matched as trait names are),
+    or refused naming the ones the character has: every system that reads `brawl(grappling)`
+    from a sheet says the same.
+    """
+    owned = table.specialties.get(trait, ())
+    if not owned:
+        raise PoolError(f"You have no {trait_label} Specialty.")
+    try:
+        return match_name(typed, owned, what=f"{trait_label} Specialty")
+    except PoolError:
+        raise PoolError(f"You have no {trait_label} Specialty '{typed}' (yours: {', '.join(owned)}).") from None
+
+
 def check_total(dice):
     """`dice`, the pool after every modifier; PoolTooLarge (naming that count) above MAX_POOL."""
     if dice > MAX_POOL:
@@ -284,7 +306,12 @@ def check_total(dice):
     return dice
 
 
-def clean_specialty(specialty, owned, trait_label, max_length, max_count):
+def _specialty_characters(name):
+    return all(ch.isalnum() or ch in " '-&" for ch in name)
+
+
+def clean_specialty(specialty, owned, trait_label, max_length, max_count, word="Specialty", words="Specialties",
+                    allowed=_specialty_characters, allowed_text="use letters, digits, spaces, ' - and & only"):
     """
     A Specialty name as a sheet keeps it (white space folded), or refused: empty, too long,
     odd characters, a second one of the same name, or one too many for the trait.
@@ -294,19 +321,22 @@ def clean_specialty(specialty, owned, trait_label, max_length, max_count):
         owned (iterable of str): the trait's Specialties already on the sheet.
         trait_label (str): the trait's name as shown ("Brawl").
         max_length (int), max_count (int): the system's limits.
+        word, words (str): what the system calls one and several ("Focus", "Focuses").
+        allowed (callable), allowed_text (str): the system's characters for a name (true
+            for a good name), and the refusal's words for them.
     """
     owned = tuple(owned)
     name = " ".join(specialty.split())
     if not name:
-        raise PoolError("Name the Specialty.")
+        raise PoolError(f"Name the {word}.")
     if len(name) > max_length:
-        raise PoolError(f"Specialty names are at most {max_length} characters.")
-    if not all(ch.isalnum() or ch in " '-&" for ch in name):
-        raise PoolError("Specialty names use letters, digits, spaces, ' - and & only.")
+        raise PoolError(f"{word} names are at most {max_length} characters.")
+    if not allowed(name):
+        raise PoolError(f"{word} names {allowed_text}.")
     if normalize(name) in {normalize(s) for s in owned}:
-        raise PoolError(f"{trait_label} already has the Specialty {name}.")
+        raise PoolError(f"{trait_label} already has the {word} {name}.")
     if len(owned) >= max_count:
-        raise PoolError(f"{trait_label} already has {max_count} Specialties.")
+        raise PoolError(f"{trait_label} already has {max_count} {words}.")
     return name
 
 

@@ -83,7 +83,7 @@ nothing).
 
 import re
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from . import seyruun
@@ -335,8 +335,6 @@ def team(pools):
     Returns:
         (int, SeyruunPool): the leader's index and its pool with the assistants.
     """
-    import dataclasses
-
     pools = tuple(pools)
     if len(pools) < 2:
         raise DiceError("A team roll needs at least two characters.")
@@ -344,11 +342,11 @@ def team(pools):
     pool, helpers = pools[leader], len(pools) - 1
     parts = pool.parts + ((f"{helpers} assistant{'s' if helpers != 1 else ''}", None, 1),)
     if pool.attribute is None:
-        return leader, dataclasses.replace(pool, parts=parts, total=seyruun.check_pool_size(pool.total + helpers))
+        return leader, replace(pool, parts=parts, total=seyruun.check_pool_size(pool.total + helpers))
     offered = pool.bonus + pool.bonus_cut + helpers
     bonus = min(offered, seyruun.MAX_BONUS)
     total = seyruun.check_pool_size(pool.total - pool.bonus + bonus)
-    return leader, dataclasses.replace(pool, parts=parts, total=total, bonus=bonus, bonus_cut=offered - bonus)
+    return leader, replace(pool, parts=parts, total=total, bonus=bonus, bonus_cut=offered - bonus)
 
 
 def willpower_max(values):

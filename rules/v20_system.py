@@ -76,6 +76,7 @@ sheet cannot pay); /retry is not offered, since +odds counts no earlier attempts
 difficulty instead).
 """
 
+from dataclasses import replace
 from fractions import Fraction
 
 from . import v20, v20_health
@@ -85,7 +86,8 @@ from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCES
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
 from .errors import DiceError, PoolError
-from .pools import Pool, PoolPart, TraitTable, clean_specialty, match_name, normalize, parse
+from .pools import Pool, TraitTable, clean_specialty, match_name, normalize, parse
+from .pools import owned_specialty, term_part
 
 # ---------------------------------------------------------------- the sheet's traits
 
@@ -423,34 +425,80 @@ def resolve_pool(text, table):
     """
     parts = []
     for term in parse(text):
-        if term.number is not None:
-            parts.append(PoolPart(label=str(term.number), value=term.number, sign=term.sign))
-            continue
-        if table is None:
-            raise PoolError(f"'{term.name}' is a trait name; only numbers can be used here.")
-        trait = table.match(term.name)
-        specialty = None
+        part = term_part(term, table, title)
+        trait, specialty = part.trait, None
         if term.specialty is not None:
             if trait not in table.specialty_traits:
                 raise PoolError(f"{title(trait)} has no Specialties: only Attributes and Abilities do.")
             if term.sign < 0:
                 raise PoolError("A Specialty cannot be subtracted.")
-            owned = table.specialties.get(trait, ())
-            if not owned:
-                raise PoolError(f"You have no {title(trait)} Specialty.")
-            try:
-                specialty = match_name(term.specialty, owned, what=f"{title(trait)} Specialty")
-            except PoolError:
-                raise PoolError(f"You have no {title(trait)} Specialty '{term.specialty}' "
-                                f"(yours: {', '.join(owned)}).") from None
-        parts.append(PoolPart(label=title(trait), value=table.values[trait], sign=term.sign, trait=trait,
-                              specialty=specialty))
+            specialty = owned_specialty(table, trait, term.specialty, title(trait))
+        parts.append(replace(part, specialty=specialty))
     rated = [part.trait for part in parts if part.trait in RATING_ONLY]
     others = [part.trait for part in parts if part.trait]
     if rated and len(others) > 1:
         raise PoolError(f"A {title(rated[0])} roll uses the rating alone: add no other trait to it.")
     # The 50-dice limit is the caller's, on the pool after the wound penalty (`rules.v20.check_pool`).
     return Pool(parts=tuple(parts), total=sum(part.contribution for part in parts))
+
+
+def _specialty_option(pool, options, notes):
+    """A Specialty named in the pool turns /spec on (10s count twice); the Specialty or None."""
+    specialty = next((part.specialty for part in pool.parts if part.specialty), None)
+    if specialty:
+        options.add("spec")
+        notes.append(f"Specialty ({specialty}): 10s count twice")
+    elif "spec" in options:
+        notes.append("Specialty: 10s count twice")
+    return specialty
+
+
+def _untrained_modifier(pool, notes):
+    """
+    V20's untrained Abilities: a Knowledge at 0 cannot be rolled, a Talent is the Attribute alone,
+    a Skill raises the difficulty by 1 (once, however many). The difficulty's modifier.
+    """
+    untrained = [part for part in pool.parts if part.trait in CATEGORY and part.value == 0 and part.sign > 0]
+    for part in untrained:
+        if CATEGORY[part.trait] == "knowledge":
+            v20.default_pool(0, 0, "knowledge", name=title(part.trait))  # the rule's refusal
+    for part in untrained:
+        if CATEGORY[part.trait] == "talent":
+            notes.append(f"untrained Talent {title(part.trait)}: the Attribute alone, no penalty")
+    skills = [part for part in untrained if CATEGORY[part.trait] == "skill"]
+    if skills:
+        notes.append(f"untrained Skill {title(skills[0].trait)}: difficulty +1")
+        return 1
+    return 0
+
+
+def _difficulty(base, pool, failures, notes):
+    """The base difficulty raised for untrained Skills and failed retries, within V20's bounds."""
+    modifier = _untrained_modifier(pool, notes)
+    if failures:
+        modifier += failures
+        notes.append(f"retry after {plural(failures, 'failed attempt')}: difficulty +{failures}")
+    difficulty = v20.clamp_difficulty(base, modifier)
+    if modifier and difficulty != base + modifier:
+        notes.append(f"difficulty stops at {difficulty}")
+    return difficulty
+
+
+def _wound_penalty(options, state, notes):
+    """(dice off the pool, health level's name): the wound penalty, unless /ignorepain spends
+    Willpower on it; /ignorepain with no penalty, or with /willpower, is refused."""
+    if {"willpower", "ignorepain"} <= options:
+        raise DiceError(ONE_WILLPOWER)
+    penalty = state.get("wound_penalty", 0) or 0
+    level = state.get("health_level", "Injured")
+    if penalty and "ignorepain" in options:
+        notes.append(f"{level}: {penalty} {'die' if penalty == -1 else 'dice'} ignored (1 Willpower)")
+        penalty = 0
+    elif penalty:
+        notes.append(f"{level}: {penalty} {'die' if penalty == -1 else 'dice'}")
+    elif "ignorepain" in options:
+        raise DiceError("You have no wound penalty to ignore.")
+    return penalty, level
 
 
 def describe(pool, penalty=0, penalty_label="", dice=None):
@@ -575,46 +623,10 @@ penalty comes off every pool; Incapacitated, you cannot roll.
         table = None if numbers_only or roller is None else roller.traits
         pool = resolve_pool(pool_text, table)
         notes = []
-        specialty = next((part.specialty for part in pool.parts if part.specialty), None)
-        if specialty:
-            options.add("spec")
-            notes.append(f"Specialty ({specialty}): 10s count twice")
-        elif "spec" in options:
-            notes.append("Specialty: 10s count twice")
-
-        modifier = 0
-        untrained = [part for part in pool.parts if part.trait in CATEGORY and part.value == 0 and part.sign > 0]
-        for part in untrained:
-            if CATEGORY[part.trait] == "knowledge":
-                v20.default_pool(0, 0, "knowledge", name=title(part.trait))  # the rule's refusal
-        for part in untrained:
-            if CATEGORY[part.trait] == "talent":
-                notes.append(f"untrained Talent {title(part.trait)}: the Attribute alone, no penalty")
-        skills = [part for part in untrained if CATEGORY[part.trait] == "skill"]
-        if skills:
-            modifier += 1
-            notes.append(f"untrained Skill {title(skills[0].trait)}: difficulty +1")
-        failures = 0
-        if "retry" in options:
-            failures = state.get("retry_failures", 0)
-            if failures:
-                modifier += failures
-                notes.append(f"retry after {plural(failures, 'failed attempt')}: difficulty +{failures}")
-        difficulty = v20.clamp_difficulty(base, modifier)
-        if modifier and difficulty != base + modifier:
-            notes.append(f"difficulty stops at {difficulty}")
-
-        if {"willpower", "ignorepain"} <= options:
-            raise DiceError(ONE_WILLPOWER)
-        penalty = state.get("wound_penalty", 0) or 0
-        level = state.get("health_level", "Injured")
-        if penalty and "ignorepain" in options:
-            notes.append(f"{level}: {penalty} {'die' if penalty == -1 else 'dice'} ignored (1 Willpower)")
-            penalty = 0
-        elif penalty:
-            notes.append(f"{level}: {penalty} {'die' if penalty == -1 else 'dice'}")
-        elif "ignorepain" in options:
-            raise DiceError("You have no wound penalty to ignore.")
+        specialty = _specialty_option(pool, options, notes)
+        failures = state.get("retry_failures", 0) if "retry" in options else 0
+        difficulty = _difficulty(base, pool, failures, notes)
+        penalty, level = _wound_penalty(options, state, notes)
         dice = pool.total + penalty
         if dice < 1 and penalty:
             raise DiceError(f"{describe(pool, penalty, level, dice)}: no dice are left to roll.")
@@ -633,11 +645,15 @@ penalty comes off every pool; Incapacitated, you cannot roll.
                    ("traits", tuple(part.trait for part in pool.parts if part.trait)),
                    ("pool_total", pool.total), ("notes", tuple(notes))),
         )
+        self._check_willpower_left(request, roller, state)
+        return request
+
+    def _check_willpower_left(self, request, roller, state):
+        """A sheet that says how much Willpower is left refuses a roll that would spend more."""
         cost = self.costs(request).get(WILLPOWER_LEFT, 0)
         if roller is not None and cost and "willpower_left" in state and state["willpower_left"] < cost:
             have = state["willpower_left"]
             raise DiceError(f"That needs {cost} temporary Willpower and you have {have} left.")
-        return request
 
     def costs(self, request):
         """What the command layer takes off the sheet for this roll: {trait: points}."""

@@ -35,11 +35,21 @@ OUTCOME_LABELS = {
 }
 
 
+@dataclass(frozen=True, kw_only=True)
 class Outcome:
     """
-    The outcome words of anything scored like a V5 roll (a roll, a teamwork roll): needs the
-    fields win, margin, critical, messy_critical, bestial_failure and total_failure.
+    Anything scored like a V5 roll (a roll, a teamwork roll): the score and its outcome words.
+    The fields are keyword-only, so a subclass's own fields come first when it is built.
     """
+
+    difficulty: int
+    successes: int
+    win: bool
+    margin: int
+    critical: bool
+    messy_critical: bool
+    bestial_failure: bool
+    total_failure: bool
 
     @property
     def outcome(self):
@@ -72,14 +82,6 @@ class V5Result(Outcome):
 
     regular: tuple
     hunger: tuple
-    difficulty: int
-    successes: int
-    win: bool
-    margin: int
-    critical: bool
-    messy_critical: bool
-    bestial_failure: bool
-    total_failure: bool
     bestial_rule: str = "official"
     rerolled: tuple = ()  # indexes into `regular` rerolled by Willpower
     hunger_rating: int | None = None  # the roller's Hunger when rolled (None: faces given)

@@ -98,6 +98,24 @@ def _regular_rows(regular_n):
     return tuple(rows)
 
 
+def _regular_outcomes(rows, s0, t0, needed):
+    """
+    For a head start of s0 non-ten successes and t0 tens (kept dice and one Hunger outcome):
+    (ways the regular dice win, ways they make a critical, successes summed over all ways).
+    """
+    won = crit = success_total = 0
+    for t_r, tails, success_sum in rows:
+        tens = t0 + t_r
+        bonus = tens + 2 * (tens // 2)
+        need = needed - s0 - bonus
+        ways = tails[0 if need <= 0 else min(need, len(tails) - 1)]
+        won += ways
+        if tens >= 2:
+            crit += ways
+        success_total += (s0 + bonus) * tails[0] + success_sum
+    return won, crit, success_total
+
+
 def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty, bestial_rule, has_hunger):
     """
     Outcome counts for fresh dice on top of a fixed head start.
@@ -118,18 +136,7 @@ def _count(kept_s, kept_t, kept_one, kept_hten, regular_n, hunger_n, difficulty,
     rows = _regular_rows(regular_n)
     regular_ways = 10**regular_n
     for s_h, t_h, one_h, ways_h in _hunger_states(hunger_n):
-        s0 = kept_s + s_h
-        t0 = kept_t + t_h
-        won = crit = success_total = 0
-        for t_r, tails, success_sum in rows:
-            tens = t0 + t_r
-            bonus = tens + 2 * (tens // 2)
-            need = needed - s0 - bonus
-            ways = tails[0 if need <= 0 else min(need, len(tails) - 1)]
-            won += ways
-            if tens >= 2:
-                crit += ways
-            success_total += (s0 + bonus) * tails[0] + success_sum
+        won, crit, success_total = _regular_outcomes(rows, kept_s + s_h, kept_t + t_h, needed)
         win += ways_h * won
         critical += ways_h * crit
         if kept_hten or t_h > 0:

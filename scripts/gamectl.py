@@ -399,70 +399,57 @@ class Game:
         Returns "already running", "started" or "server started"; raises StartError (with
         what was seen) when the deadline passes or the Portal dies.
         """
-        t0 = time.monotonic()
-        deadline = t0 + timeout
+        deadline = time.monotonic() + timeout
         offset = os.path.getsize(self.server_log) if os.path.exists(self.server_log) else 0
         obs = self.observe(offset)
         state = classify(obs)
         if state == "running":
             return "already running"
-        launcher = None
-        portal_launched = False
-        server_starts = 0
-        missing_since = None
-        result = "started"
+        run = _Launch()
         if state == "stopped":
             for pidfile in (self.portal_pidfile, self.server_pidfile):
                 if clean_stale_pidfile(pidfile):
                     say(f"removed a stale pid file: {pidfile}")
         elif state == "portal-only":
             # Nothing of ours is starting a Server: no grace needed.
-            say("The Portal is up without the Server: starting the Server ...")
-            result = "server started"
-            server_starts += 1
-            clean_stale_pidfile(self.server_pidfile)
-            launcher = self._spawn_launcher("start")
+            self._start_server(run, say)
         else:
             say("The game is starting already (a Portal or Server still loading): waiting ...")
         try:
-            while True:
-                now = time.monotonic()
-                launcher_running = launcher is not None and launcher.poll() is None
-                if classify(obs) == "portal-only" and not launcher_running:
-                    missing_since = now if missing_since is None else missing_since
-                else:
-                    missing_since = None
-                missing_for = now - missing_since if missing_since is not None else 0.0
-                action = next_action(obs, launcher_running, portal_launched, missing_for, grace)
-                if action == "ready":
-                    return result
-                if action == "launch":
-                    launcher = self._spawn_launcher("start")
-                    portal_launched = True
-                elif action == "start-server":
-                    if server_starts >= MAX_SERVER_STARTS:
-                        raise StartError(f"the Server did not start ({server_starts} tries)", obs)
-                    say("The Portal is up without the Server: starting the Server ...")
-                    server_starts += 1
-                    clean_stale_pidfile(self.server_pidfile)
-                    launcher = self._spawn_launcher("start")
-                    missing_since = None
-                elif action == "portal-died":
-                    raise StartError("the Portal process is not running", obs)
-                if time.monotonic() > deadline:
-                    raise StartError(f"no answer within {timeout:g} s", obs)
-                time.sleep(0.5)
-                obs = self.observe(offset)
+            self._wait_until_up(run, obs, offset, deadline, timeout, grace, say)
         finally:
-            # The launcher has done its part once both answer (or we give up): don't leave it
-            # waiting for a status reply.
-            if launcher is not None and launcher.poll() is None:
-                launcher.terminate()
-                try:
-                    launcher.wait(10)
-                except subprocess.TimeoutExpired:
-                    launcher.kill()
-                    launcher.wait()
+            run.stop_launcher()
+        return "server started" if state == "portal-only" else "started"
+
+    def _start_server(self, run, say):
+        say("The Portal is up without the Server: starting the Server ...")
+        run.server_starts += 1
+        clean_stale_pidfile(self.server_pidfile)
+        run.launcher = self._spawn_launcher("start")
+        run.missing_since = None
+
+    def _wait_until_up(self, run, obs, offset, deadline, timeout, grace, say):
+        """Take `next_action`'s steps until both answer; StartError when that cannot happen."""
+        while True:
+            now = time.monotonic()
+            launcher_running = run.launcher_running()
+            missing_for = run.server_missing_for(obs, now, launcher_running)
+            action = next_action(obs, launcher_running, run.portal_launched, missing_for, grace)
+            if action == "ready":
+                return
+            if action == "launch":
+                run.launcher = self._spawn_launcher("start")
+                run.portal_launched = True
+            elif action == "start-server":
+                if run.server_starts >= MAX_SERVER_STARTS:
+                    raise StartError(f"the Server did not start ({run.server_starts} tries)", obs)
+                self._start_server(run, say)
+            elif action == "portal-died":
+                raise StartError("the Portal process is not running", obs)
+            if time.monotonic() > deadline:
+                raise StartError(f"no answer within {timeout:g} s", obs)
+            time.sleep(0.5)
+            obs = self.observe(offset)
 
     def kill(self, sig=signal.SIGTERM):
         for pid in self.pids():
@@ -471,6 +458,37 @@ class Game:
             except OSError:
                 pass
 
+
+@dataclass
+class _Launch:
+    """What one `Game.start` has done so far: the launcher it runs, the Server starts it tried."""
+
+    launcher: subprocess.Popen | None = None
+    portal_launched: bool = False
+    server_starts: int = 0
+    missing_since: float | None = None
+
+    def launcher_running(self):
+        return self.launcher is not None and self.launcher.poll() is None
+
+    def server_missing_for(self, obs, now, launcher_running):
+        """Seconds the Portal has been up alone with no launcher of ours bringing a Server."""
+        if classify(obs) == "portal-only" and not launcher_running:
+            self.missing_since = now if self.missing_since is None else self.missing_since
+        else:
+            self.missing_since = None
+        return now - self.missing_since if self.missing_since is not None else 0.0
+
+    def stop_launcher(self):
+        # The launcher has done its part once both answer (or we give up): don't leave it
+        # waiting for a status reply.
+        if self.launcher_running():
+            self.launcher.terminate()
+            try:
+                self.launcher.wait(10)
+            except subprocess.TimeoutExpired:
+                self.launcher.kill()
+                self.launcher.wait()
 
 class StartError(RuntimeError):
     def __init__(self, reason, obs):

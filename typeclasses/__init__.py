@@ -11,6 +11,8 @@ They are loaded on first use (`from storyteller_dice.typeclasses import DiceChar
 so importing this package needs no Django set-up.
 """
 
+import importlib
+
 _PUBLIC = {
     "DiceCharacterMixin": "characters",
     "DiceAccountMixin": "accounts",
@@ -21,8 +23,6 @@ _PUBLIC = {
 
 def __getattr__(name):
     if name in _PUBLIC:
-        import importlib
-
         return getattr(importlib.import_module(f"{__name__}.{_PUBLIC[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

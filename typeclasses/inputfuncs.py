@@ -25,6 +25,7 @@ from django.conf import settings
 from evennia.server import inputfuncs as _stock
 from evennia.utils import logger
 
+from storyteller_dice.typeclasses import panel
 from storyteller_dice.typeclasses.inputfilter import SIZE_BOUNDS, bounded_size
 
 MAX_WEBCLIENT_OPTIONS = 20_000
@@ -70,6 +71,4 @@ def webclient_options(session, *args, **kwargs):
 
 def dice_panel(session, *args, **kwargs):
     """The web client's dice panel asking (`typeclasses.panel.receive`): hello, odds, actions."""
-    from storyteller_dice.typeclasses import panel
-
     panel.receive(session, {key: value for key, value in kwargs.items() if key != "cmdid"})

@@ -42,6 +42,15 @@ player and the roll log's history alike; staff rename it with `@name` after talk
 import re
 import unicodedata
 
+from django.conf import settings
+from evennia.accounts.accounts import DefaultAccount
+from evennia.accounts.models import AccountDB
+from evennia.objects.models import ObjectDB
+from evennia.objects.objects import DefaultCharacter
+from evennia.server.models import ServerConfig
+from evennia.utils import logger
+from evennia.utils.utils import class_from_module
+
 from storyteller_dice.rules.display import escape, without_control
 
 NAME_MAX = 30
@@ -154,9 +163,6 @@ def name_problem(name, kind="character"):
 
 def kind_of(obj):
     """Which rule an object's or account's name follows."""
-    from evennia.accounts.accounts import DefaultAccount
-    from evennia.objects.objects import DefaultCharacter
-
     if isinstance(obj, DefaultAccount):
         return "account"
     if isinstance(obj, DefaultCharacter) or getattr(obj, "has_account", False):
@@ -186,10 +192,6 @@ def kind_of_typeclass(typeclass_path, _known={}):
     """`kind_of` for a typeclass path (stored, or given to a builder command), without an
     object (each path looked up once)."""
     if typeclass_path not in _known:
-        from django.conf import settings
-        from evennia.objects.objects import DefaultCharacter
-        from evennia.utils.utils import class_from_module
-
         try:
             cls = class_from_module(typeclass_path, defaultpaths=settings.TYPECLASS_PATHS)
         except Exception:  # noqa: BLE001 - a typeclass that does not import: the text rule
@@ -204,9 +206,6 @@ def bad_stored_names():
     Read as plain rows, not as objects: loading a whole game into Evennia's cache at every start
     would be slow, and a partly loaded account (a deferred password) would stay cached.
     """
-    from evennia.accounts.models import AccountDB
-    from evennia.objects.models import ObjectDB
-
     found = []
     for dbid, username in AccountDB.objects.values_list("id", "username").order_by("id"):
         problem = name_problem(username, "account")
@@ -230,9 +229,6 @@ def report_bad_names():
     list kept (on the server's config) for staff to be shown at login (`staff_notice`).
     Names are reported, never changed (see the module's rulings).
     """
-    from evennia.server.models import ServerConfig
-    from evennia.utils import logger
-
     found = bad_stored_names()
     for what, dbid, key, problem in found:
         logger.log_warn(f"Bad name: {what} #{dbid} {ascii(key)}: {problem} Rename it with @name.")
@@ -243,9 +239,6 @@ def report_bad_names():
 def _still_bad(found):
     """The names of the start's report that still break the rule (staff may have renamed some
     since, with @name)."""
-    from evennia.accounts.models import AccountDB
-    from evennia.objects.models import ObjectDB
-
     ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object")}
     now = dict(
         [(("account", i), k) for i, k in AccountDB.objects.filter(id__in=ids["account"]).values_list("id", "username")]
@@ -258,8 +251,6 @@ def staff_notice(account):
     """The line staff see at login while stored names break the rule, or None."""
     if not account or not account.check_permstring("Admin"):
         return None
-    from evennia.server.models import ServerConfig
-
     found = _still_bad(ServerConfig.objects.conf(STAFF_NOTICE_ATTRIBUTE, default=None) or [])
     if not found:
         return None

@@ -50,6 +50,7 @@ from collections import deque
 
 from django.conf import settings
 from evennia.server.serversession import ServerSession as BaseServerSession
+from evennia.utils import logger
 from twisted.internet import reactor
 
 from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
@@ -134,8 +135,6 @@ class ServerSession(BaseServerSession):
         if isinstance(body, str):
             cut = bounded_reply(body)
             if cut is not None:
-                from evennia.utils import logger
-
                 logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
                 kwargs["text"] = (cut, *text[1:]) if isinstance(text, (tuple, list)) else cut
         super().data_out(**kwargs)

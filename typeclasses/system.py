@@ -9,6 +9,8 @@ environment variable of that name), built once with the game's settings (`rules.
 """
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from evennia.utils import logger
 
 from storyteller_dice.rules import systems
 from storyteller_dice.rules.errors import DiceError
@@ -46,16 +48,12 @@ def check_configured_system():
     At server start: the configured system, or the start refused with a clear message (an
     unknown `DICE_SYSTEM`, a system not installed, a bad setting such as V5_BESTIAL_FAILURE).
     """
-    from django.core.exceptions import ImproperlyConfigured
-
     try:
         return dice_system()
     except DiceError as err:
         message = (f"DICE_SYSTEM={system_key()!r} cannot be used: {err} "
                    f"Set DICE_SYSTEM (settings or environment) to one of: {', '.join(systems.installed())}.")
         try:
-            from evennia.utils import logger
-
             logger.log_err(message)
         except Exception:  # noqa: BLE001 - the refusal below is what matters
             pass

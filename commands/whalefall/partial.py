@@ -14,6 +14,7 @@ Rulings:
   roll was shown to and staff.
 """
 
+from storyteller_dice.rolllog import api, display
 from storyteller_dice.rules.display import append_code, escape, wrap
 from storyteller_dice.rules.errors import DiceError
 
@@ -49,8 +50,6 @@ class CmdPartial(DiceCommand):
     usage = "+partial <code>=success|failure"
 
     def run(self):
-        from storyteller_dice.rolllog import api, display
-
         caller = self.caller
         if not is_staff(caller):
             raise DiceError("Only staff rule on a partial check.")
