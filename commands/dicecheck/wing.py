@@ -56,15 +56,12 @@ class DiceCheckWing(Wing):
 Against someone in the room (their sheet gives the TN):
   +roll Swords (Cut):EVA <target>       vs their Evasion
   +roll Command (Intimidate):GRI <target>   vs their Grit
-  +roll Athletics (Grapple):Athletics (Grapple) <target>
-        opposed: they roll their Athletics (Grapple) too; their Hits
-        are your TN, and both sides' dice are shown
-  +roll/damage 6d(6+):HAR <target>      a damage check vs their
-        Hardness: the Effect is applied to them as wounds
-Another player's character: it rolls once they answer with
-  +roll/answer <your name> (or /decline) within 5 minutes, also over a
-  restart; their answer is consent, their dice the ones you named.
-  Staff need no answer.
+  +roll Athletics (Grapple):Athletics (Grapple) <target>   opposed:
+        they roll it too, and their Hits are your TN
+  +roll/damage 6d(6+):HAR <target>      vs their Hardness: the Effect
+        is applied to them as wounds
+Another player's character answers (consent) with +roll/answer <you>
+  or /decline within 5 minutes, also over a restart. Staff need none.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,

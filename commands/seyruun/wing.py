@@ -30,6 +30,7 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
   private one: the same names, and staff there) and recorded with the original roll as parent.
 """
 
+from .cmdset import SeyruunCmdSet
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
@@ -69,11 +70,7 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
     def __init__(self, key="seyruun"):
         super().__init__(key)
 
-    @property
-    def cmdset(self):
-        from .cmdset import SeyruunCmdSet
-
-        return SeyruunCmdSet
+    cmdset = SeyruunCmdSet
 
     def handle_roll(self, cmd):
         switches = set(cmd.switches)

@@ -22,6 +22,7 @@ import dataclasses
 from storyteller_dice.rules import v20_system
 from storyteller_dice.rules.errors import DiceError
 
+from .cmdset import V20CmdSet
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from . import character as v20_character
@@ -57,11 +58,7 @@ See also: help +damage, help +heal, help +contest."""
     def __init__(self, key="v20"):
         super().__init__(key)
 
-    @property
-    def cmdset(self):
-        from .cmdset import V20CmdSet
-
-        return V20CmdSet
+    cmdset = V20CmdSet
 
     def handle_roll(self, cmd):
         if "multi" not in cmd.switches:

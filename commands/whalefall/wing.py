@@ -47,6 +47,7 @@ of a failure with no die at the face, and how many dice meet it."""
 
     @property
     def cmdset(self):
+        # Imported here: the cmdset's commands import this module (a cycle).
         from .cmdset import WhalefallCmdSet
 
         return WhalefallCmdSet
