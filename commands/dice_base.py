@@ -13,6 +13,7 @@ import re
 
 from evennia.commands.default.muxcommand import MuxCommand
 
+from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
 
 from storyteller_dice.rules.display import escape as _escape
@@ -108,7 +109,6 @@ def refusal_text(err):
 _RULES = f"{__package__.rpartition('.')[0]}.rules"  # storyteller_dice.rules
 
 
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 COMMENT = re.compile(r"(?:^|\s)#")
 
 
@@ -121,25 +121,9 @@ def split_comment(text):
 
 
 def whole_number(typed, message, check=None, signed=False):
-    """
-    A number the player typed: ASCII digits only (`str.isdigit` also takes '²', which `int`
-    refuses), any length (a huge one is just out of range for `check`).
-
-    Args:
-        typed (str): what was typed.
-        message (str): the refusal, completed with ", not '<typed>'.".
-        check (callable, optional): a rules range check that returns the value or raises.
-        signed (bool): whether a leading '-' is allowed.
-    """
-    typed = typed.strip()
-    if not _WHOLE_NUMBER.fullmatch(typed) or (typed.startswith("-") and not signed):
-        raise DiceError(f"{message}, not '{_escape(typed)}'.")
-    # Leading zeros first: `00000000000003` is 3. Past 12 digits a number is only "too big"
-    # (10**12 stands for it), so `int` never works on a 4,000-digit string.
-    digits = typed.lstrip("-").lstrip("0") or "0"
-    value = int(digits) if len(digits) <= 12 else 10**12
-    value = -value if typed.startswith("-") else value
-    return check(value) if check else value
+    """A number the player typed (`rules.engine.read_whole`), the typed text quoted escaped: the
+    refusal is a line of markup."""
+    return read_whole(typed, message, check, signed, shown=_escape)
 
 
 def has_sheet(obj):

@@ -150,15 +150,7 @@ class TeamworkResult(v5.Outcome):
     """A teamwork roll: the leader's dice, each helper's, and the team's outcome."""
 
     leader: v5.V5Result
-    helpers: tuple  # of V5Result, in joining order
-    difficulty: int
-    successes: int
-    win: bool
-    margin: int
-    critical: bool
-    messy_critical: bool
-    bestial_failure: bool
-    total_failure: bool
+    helpers: tuple  # of V5Result, in joining order (the score's fields are v5.Outcome's)
 
     @property
     def participants(self):
