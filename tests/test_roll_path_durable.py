@@ -32,7 +32,7 @@ class Syncs:
 
 def barrier():
     syncs, logged = Syncs(), []
-    held = durable.Barrier("/nonexistent/game.db3-wal", syncs, log=logged.append)
+    held = durable.Barrier(lambda: None, syncs, log=logged.append)
     return held, syncs, logged
 
 
@@ -103,10 +103,9 @@ def test_a_failed_sync_is_logged_and_the_game_goes_on():
 
 
 def test_a_missing_log_file_is_nothing_to_sync(tmp_path):
-    held = durable.Barrier(str(tmp_path / "game.db3-wal"), None)
-    held._sync()  # no file: nothing written yet
+    durable.sync_file(str(tmp_path / "game.db3-wal"))  # no file: nothing written yet
     (tmp_path / "game.db3-wal").write_bytes(b"frames")
-    held._sync()
+    durable.sync_file(str(tmp_path / "game.db3-wal"))
 
 
 class FakeConnection:
@@ -144,10 +143,28 @@ def test_writes_are_counted_by_statement_and_commit_once_per_connection(monkeypa
     assert held.writes == start + 3 and connection.commits == 1
 
 
-def test_off_in_memory_on_postgresql_and_without_the_setting():
+def test_on_for_a_sqlite_file_and_postgresql_only_with_the_setting():
     sqlite = "django.db.backends.sqlite3"
-    assert durable.log_file({"ENGINE": sqlite, "NAME": "/srv/game/evennia.db3"}, True) == "/srv/game/evennia.db3-wal"
-    assert durable.log_file({"ENGINE": sqlite, "NAME": "/srv/game/evennia.db3"}, False) is None
-    assert durable.log_file({"ENGINE": sqlite, "NAME": ":memory:"}, True) is None
-    assert durable.log_file({"ENGINE": sqlite, "NAME": "file:memorydb_default?mode=memory&cache=shared"}, True) is None
-    assert durable.log_file({"ENGINE": "django.db.backends.postgresql", "NAME": "evennia"}, True) is None
+    sync = durable.sync_for({"ENGINE": sqlite, "NAME": "/srv/game/evennia.db3"}, True)
+    assert (sync.func, sync.args) == (durable.sync_file, ("/srv/game/evennia.db3-wal",))
+    assert durable.sync_for({"ENGINE": sqlite, "NAME": "/srv/game/evennia.db3"}, False) is None
+    assert durable.sync_for({"ENGINE": sqlite, "NAME": ":memory:"}, True) is None
+    assert durable.sync_for({"ENGINE": sqlite, "NAME": "file:memorydb_default?mode=memory&cache=shared"}, True) is None
+    assert durable.sync_for({"ENGINE": "django.db.backends.postgresql", "NAME": "evennia"}, True) \
+        is durable.flush_postgresql
+    assert durable.sync_for({"ENGINE": "django.db.backends.postgresql", "NAME": "evennia"}, False) is None
+
+
+def test_a_syncs_own_statements_are_not_writes_of_the_game(monkeypatch):
+    held, _syncs, _logged = barrier()
+    monkeypatch.setattr(durable, "_BARRIER", [held])
+    connection = FakeConnection()
+    durable._count_writes(connection)
+    start = held.writes
+    durable._SYNCING.on = True
+    try:
+        connection.execute("SET LOCAL synchronous_commit TO on")
+        connection._commit()
+    finally:
+        durable._SYNCING.on = False
+    assert held.writes == start

@@ -23,7 +23,7 @@ with connection.cursor() as cursor:
     mode = cursor.fetchone()[0]
     cursor.execute("PRAGMA synchronous")
     from django.conf import settings
-    print(mode, cursor.fetchone()[0], settings.SQLITE_SYNC_BEFORE_SENDING)
+    print(mode, cursor.fetchone()[0], settings.SYNC_BEFORE_SENDING)
 """
 
 

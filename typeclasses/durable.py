@@ -2,30 +2,35 @@
 Nothing reaches a player before what the game wrote is on disk, and the game never waits for
 the disk to say so.
 
-**Why.** Evennia runs every command on one thread. With SQLite syncing its write-ahead log at
-every commit (`PRAGMA synchronous=FULL`), a stored roll held the whole game for that sync: on
-the shared machine the load bench runs on, an fdatasync takes 1 to 15 ms, more than the rest
-of the roll, and in a full room that wait was most of what a roll cost against a `say`.
+**Why.** Evennia runs every command on one thread. With the database syncing its log at every
+commit (SQLite's `synchronous=FULL`, PostgreSQL's `synchronous_commit=on`), a stored roll held
+the whole game for that sync: on the shared machine the load bench runs on, an fdatasync takes
+1 to 15 ms, more than the rest of the roll, and in a full room that wait was most of what a
+roll cost against a `say`.
 
-**What.** The game's SQLite database commits without syncing (`synchronous=NORMAL`: a commit
-is written to the log, which survives any crash of the game itself), and this module makes
-sure the log is on disk before anything is sent that could show what was written: every
-message from the Server to the Portal waits, in order, until a sync of the log that started
-after the last write has finished. The sync runs in a thread, so the game goes on serving
-everyone else meanwhile; one sync covers every write made before it started, so a busy game
-syncs once for many commands. So a roll is on disk before anyone sees it (as with FULL), its
-players' lines and everyone else's keep their order, and a power cut can only undo what nobody
-was told. Writes are counted by every database connection's statements and commits
-(`wrote`), from any thread; messages are held only on the reactor's thread.
+**What.** The game's commits do not wait for the disk (SQLite's `synchronous=NORMAL`: a commit
+is written to the log, which survives any crash of the game itself; PostgreSQL's
+`synchronous_commit=off`), and this module makes sure the log is on disk before anything is
+sent that could show what was written: every message from the Server to the Portal waits, in
+order, until a sync that started after the last write has finished. The sync runs in a thread
+(`sync_file`, `flush_postgresql`), so the game goes on serving everyone else meanwhile; one
+sync covers every write made before it started, so a busy game syncs once for many commands.
+So a roll is on disk before anyone sees it (as with a sync at each commit), its players' lines
+and everyone else's keep their order, and a power cut can only undo what nobody was told.
+Writes are counted by every database connection's statements and commits (`wrote`), from any
+thread; messages are held only on the reactor's thread.
 
-Only for a file database in write-ahead-log mode with `SQLITE_SYNC_BEFORE_SENDING` on (the
-game's settings); the in-process tests (a database in memory) never hold anything.
+Only with `SYNC_BEFORE_SENDING` on (the game's settings), for a SQLite file or PostgreSQL; the
+in-process tests (a database in memory, no Portal) never hold anything.
 """
 
+import functools
 import os
+import threading
 from collections import deque
 
 _READ_ONLY = ("SELECT", "PRAGMA")  # statements that write nothing the log must keep
+_SYNCING = threading.local()  # on in a sync's own thread while it works: its statements are not the game's
 
 
 class Barrier:
@@ -33,13 +38,13 @@ class Barrier:
     Messages held until a sync covers the writes made before them.
 
     Args:
-        path (str): the file to sync (the database's -wal file).
+        sync (callable): makes everything written so far durable (run in a thread).
         defer (callable): function -> Deferred running it in a thread (twisted's deferToThread).
         log (callable): message -> None, for a failed sync.
     """
 
-    def __init__(self, path, defer, log=print):
-        self.path = path
+    def __init__(self, sync, defer, log=print):
+        self.sync = sync
         self.defer = defer
         self.log = log
         self.writes = 1  # writes made so far (statements and commits); 1: those before it was made
@@ -71,24 +76,14 @@ class Barrier:
             return
         self.syncing = True
         covered = self.writes
-        self.defer(self._sync).addBoth(self._finished, covered)
-
-    def _sync(self):
-        try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except FileNotFoundError:  # no log yet (nothing written), or checkpointed away
-            return
-        try:
-            os.fdatasync(fd)
-        finally:
-            os.close(fd)
+        self.defer(self.sync).addBoth(self._finished, covered)
 
     def _finished(self, result, covered):
         self.syncing = False
         if result is not None and hasattr(result, "getErrorMessage"):
             # The disk refused: what was written may not survive a power cut. Sending on keeps
             # the game alive (SQLite would have failed the commit itself under FULL).
-            self.log(f"durable: syncing {self.path} failed: {result.getErrorMessage()}")
+            self.log(f"durable: syncing the database failed: {result.getErrorMessage()}")
         self.synced = max(self.synced, covered)
         self.releasing = True
         try:
@@ -128,7 +123,7 @@ def _count_writes(connection):
 
     def counted(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
-        if not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY):
+        if not getattr(_SYNCING, "on", False) and not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY):
             held.wrote()
         return result
 
@@ -137,31 +132,68 @@ def _count_writes(connection):
 
     def _commit():
         commit()
-        held.wrote()
+        if not getattr(_SYNCING, "on", False):
+            held.wrote()
 
     connection._commit = _commit
 
 
 def _connection_created(sender, connection, **kwargs):
-    if barrier() is not None and connection.vendor == "sqlite" and connection.alias == "default":
+    if barrier() is not None and connection.alias == "default":
         _count_writes(connection)
 
 
-def log_file(database, enabled):
-    """The -wal file of `database` (a DATABASES entry) to sync, or None: only a SQLite file
-    database, and only when the game syncs before sending (`enabled`, the setting)."""
-    name = str(database.get("NAME") or "")
-    if not enabled or "sqlite" not in database.get("ENGINE", ""):
-        return None
-    if not name or name == ":memory:" or name.startswith("file:"):
-        return None
-    return name + "-wal"
+def sync_file(path):
+    """SQLite: the write-ahead log `path` on disk (fdatasync), every commit written to it so far."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:  # no log yet (nothing written), or checkpointed away
+        return
+    try:
+        os.fdatasync(fd)
+    finally:
+        os.close(fd)
 
 
-def _log_file():
+def flush_postgresql():
+    """
+    PostgreSQL: everything committed so far on disk. The game's commits do not wait for the
+    server's log (`synchronous_commit=off`, settings.py); this thread's own connection commits
+    a transaction with an id of its own and `synchronous_commit` on, which returns only once
+    the server's log is flushed up to it, and so past every commit made before it.
+    """
+    from django.db import connections, transaction
+
+    _SYNCING.on = True  # not a write of the game's
+    try:
+        with transaction.atomic(using="default"):
+            with connections["default"].cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO on")
+                cursor.execute("SELECT txid_current()")
+    finally:
+        _SYNCING.on = False
+
+
+def sync_for(database, enabled):
+    """
+    The sync for `database` (a DATABASES entry), or None: a SQLite file (its -wal file) or
+    PostgreSQL, and only when the game syncs before sending (`enabled`, the setting); never a
+    database in memory (the tests).
+    """
+    engine, name = database.get("ENGINE", ""), str(database.get("NAME") or "")
+    if not enabled:
+        return None
+    if "postgresql" in engine:
+        return flush_postgresql
+    if "sqlite" not in engine or not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return functools.partial(sync_file, name + "-wal")
+
+
+def _sync_setting():
     from django.conf import settings
 
-    return log_file(settings.DATABASES.get("default", {}), getattr(settings, "SQLITE_SYNC_BEFORE_SENDING", False))
+    return sync_for(settings.DATABASES.get("default", {}), getattr(settings, "SYNC_BEFORE_SENDING", False))
 
 
 def install():
@@ -173,8 +205,8 @@ def install():
     if _ASKED:
         return
     _ASKED.append(True)
-    path = _log_file()
-    if path is None:
+    sync = _sync_setting()
+    if sync is None:
         return
     from django.db import connections
     from django.db.backends.signals import connection_created
@@ -182,7 +214,7 @@ def install():
     from evennia.utils import logger
     from twisted.internet.threads import deferToThread
 
-    _BARRIER.append(Barrier(path, deferToThread, log=logger.log_err))
+    _BARRIER.append(Barrier(sync, deferToThread, log=logger.log_err))
     connection_created.connect(_connection_created, dispatch_uid="storyteller_durable")
     _count_writes(connections["default"])  # this thread's, open already
     for name in ("send_MsgServer2Portal", "send_AdminServer2Portal"):

@@ -88,6 +88,16 @@ if os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql"):
             "PORT": os.environ.get("PGPORT", "5432"),
         }
     }
+    # GAME_PG_SYNCHRONOUS_COMMIT: SENDING (the default) commits without waiting for the
+    # server's log (synchronous_commit=off) and has it flushed, from a thread, before the
+    # Server sends anything (typeclasses/durable.py): as durable as `on` for anything a player
+    # was told, without the game waiting. ON waits at every commit. Anything else is refused.
+    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING").strip().upper()
+    if _PG_COMMIT not in ("SENDING", "ON"):
+        raise ValueError(f"GAME_PG_SYNCHRONOUS_COMMIT must be SENDING or ON, not {_PG_COMMIT!r}")
+    SYNC_BEFORE_SENDING = _PG_COMMIT == "SENDING"
+    if SYNC_BEFORE_SENDING:
+        DATABASES["default"]["OPTIONS"] = {"options": "-c synchronous_commit=off"}
 else:
     # SQLite's write-ahead log: a commit is one append and one fsync of the log, where the
     # default rollback journal writes, syncs and deletes a journal file and syncs the database
@@ -108,8 +118,8 @@ else:
     _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING").strip().upper()
     if _SYNCHRONOUS not in ("SENDING", "FULL", "NORMAL", "EXTRA"):
         raise ValueError(f"GAME_SQLITE_SYNCHRONOUS must be SENDING, FULL, NORMAL or EXTRA, not {_SYNCHRONOUS!r}")
-    SQLITE_SYNC_BEFORE_SENDING = _SYNCHRONOUS == "SENDING"
-    if SQLITE_SYNC_BEFORE_SENDING:
+    SYNC_BEFORE_SENDING = _SYNCHRONOUS == "SENDING"
+    if SYNC_BEFORE_SENDING:
         _SYNCHRONOUS = "NORMAL"
     _SQLITE = dict(DATABASES["default"])  # noqa: F405 - a copy: Evennia's defaults stay as they are
     _SQLITE["OPTIONS"] = {**_SQLITE.get("OPTIONS", {}),
