@@ -6,6 +6,7 @@ before it started, and a send made while a held one is being sent belongs to it.
 The syncs here are Deferreds the test fires itself: no thread, no disk, deterministic.
 """
 
+import pytest
 from twisted.internet.defer import Deferred
 
 from storyteller_dice.typeclasses import durable
@@ -168,3 +169,20 @@ def test_a_syncs_own_statements_are_not_writes_of_the_game(monkeypatch):
     finally:
         durable._SYNCING.on = False
     assert held.writes == start
+
+
+@pytest.mark.django_db
+def test_postgresqls_flush_runs_on_its_own_connection_without_counting_itself(monkeypatch):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (scripts/with_postgres.sh)")
+    held, _syncs, _logged = barrier()
+    monkeypatch.setattr(durable, "_BARRIER", [held])
+    durable._count_writes(connection)
+    start = held.writes
+    durable.flush_postgresql()
+    assert held.writes == start
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # SET LOCAL: only that transaction's

@@ -73,7 +73,9 @@ class ReceiversInTheEntryTest(Scene, EvenniaCommandTest):
         RollEntry.objects.filter(id=first.id).delete()
         self.assert_as_rebuilt("an entry deleted")
         room = self.people[0].location
-        self.people[0].location = self.room1
+        for person in self.people:
+            if person.pk:
+                person.home = person.location = self.room1
         room.delete()
         second.refresh_from_db()
         self.assertIsNone(second.room_id)
