@@ -60,6 +60,7 @@ from tests.e2e.harness import (  # noqa: E402
 NAWS = 31
 
 CODE = "[code "  # every roll's message ends with its record code
+WARM_UP_PHASE = 999  # the untimed warm-up's tokens, apart from every measured phase's
 SETTLE = 0.3  # seconds after a phase for the last messages to arrive (and their CPU to count)
 STEP_SETTLE = 0.05  # the same between the steps of a wave
 TRAITS = ("dex", "Dexterity"), ("athletics", "Athletics")
@@ -453,6 +454,10 @@ async def measure(server, args, count, system):
     meter = CpuMeter(server)
     try:
         await settle(clients, 1.0)  # the "has entered the game" lines of everyone's login
+        if args.warm_up:
+            # One untimed roll each: a character's first roll creates its kept state (the
+            # +willpower window's Attribute, an insert of its own), which every later one updates.
+            await closed_loop(clients, "roll", WARM_UP_PHASE, 1, limits, meter)
         loop_tallies = {}
         phase = 0
         for _ in range(args.passes):  # in turn, so a change of the machine's load hits each alike
@@ -604,6 +609,9 @@ def parse_args(argv):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", default="10,50", help="player counts, one server each (default 10,50)")
     parser.add_argument("--rounds", type=int, default=20, help="commands per player per command (default 20)")
+    parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                        help="measure each character's first roll too (by default every player rolls once, "
+                             "untimed, before the phases: the first roll creates its +willpower window)")
     parser.add_argument("--passes", type=int, default=1,
                         help="run the closed-loop commands this many times in turn (say, check, roll, say, ...), "
                              "--rounds each time, and report each command's passes together (default 1)")
