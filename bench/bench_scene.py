@@ -60,6 +60,7 @@ from tests.e2e.harness import (  # noqa: E402
 NAWS = 31
 
 CODE = "[code "  # every roll's message ends with its record code
+WARM_UP_PHASE = 999  # the untimed warm-up's tokens, apart from every measured phase's
 SETTLE = 0.3  # seconds after a phase for the last messages to arrive (and their CPU to count)
 STEP_SETTLE = 0.05  # the same between the steps of a wave
 TRAITS = ("dex", "Dexterity"), ("athletics", "Athletics")
@@ -304,6 +305,12 @@ class Tally:
         for name in self.cpu:
             self.cpu[name] += after[name] - before[name]
 
+    def merged(self, other):
+        """This tally and another of the same command (a later pass), as one."""
+        return Tally(self.label, self.latencies + other.latencies, self.sent + other.sent,
+                     self.skipped + other.skipped, self.seconds + other.seconds,
+                     {name: self.cpu[name] + other.cpu[name] for name in self.cpu})
+
     def summary(self):
         answered = len(self.latencies)
         ms = sorted(value * 1000 for value in self.latencies)
@@ -447,14 +454,22 @@ async def measure(server, args, count, system):
     meter = CpuMeter(server)
     try:
         await settle(clients, 1.0)  # the "has entered the game" lines of everyone's login
-        loop_tallies = []
-        for phase, name in enumerate(args.commands):
-            loop_tallies.append(await closed_loop(clients, name, phase, args.rounds, limits, meter))
-            progress(f"{system}: {loop_tallies[-1].label}: {loop_tallies[-1].seconds:.1f} s")
+        if args.warm_up:
+            # One untimed roll each: a character's first roll creates its kept state (the
+            # +willpower window's Attribute, an insert of its own), which every later one updates.
+            await closed_loop(clients, "roll", WARM_UP_PHASE, 1, limits, meter)
+        loop_tallies = {}
+        phase = 0
+        for _ in range(args.passes):  # in turn, so a change of the machine's load hits each alike
+            for name in args.commands:
+                tally = await closed_loop(clients, name, phase, args.rounds, limits, meter)
+                phase += 1
+                progress(f"{system}: {tally.label}: {tally.seconds:.1f} s")
+                loop_tallies[name] = loop_tallies[name].merged(tally) if name in loop_tallies else tally
+        loop_tallies = list(loop_tallies.values())
         wave_tallies = []
         scene = scene_phases(system, args.scene)
         if scene:
-            phase = len(args.commands)
             wave_tallies += await waves(clients, ROLL_WAVE, phase, args.rounds, limits, meter)
             for offset, name in enumerate(scene, start=1):
                 wave_tallies += await waves(clients, SCENE[name][1], phase + offset, args.rounds, limits, meter)
@@ -508,7 +523,7 @@ def run_one(args, count, system):
         else:
             progress(f"{system}: the server's logs are kept in {run_dir / 'logs'}")
     return {
-        "system": system, "clients": count, "rounds": args.rounds, "widths": args.widths or [80],
+        "system": system, "clients": count, "rounds": args.rounds, "passes": args.passes, "widths": args.widths or [80],
         "database": "PostgreSQL" if on_throwaway_postgres() else "SQLite",
         "closed_loop": with_ratios([t.summary() for t in loop_tallies], CLOSED_LOOP["say"][0]),
         "waves": with_ratios([t.summary() for t in wave_tallies], ROLL_WAVE[0].label),
@@ -541,7 +556,9 @@ def _num(value, spec, unit=""):
 def format_table(result):
     """The run as Markdown tables (closed loop, then waves), with the ratios."""
     widths = "/".join(str(n) for n in result.get("widths", [80]))
-    head = (f"### {result['system']}, {result['clients']} clients, {result['rounds']} rounds, "
+    passes = result.get("passes", 1)
+    rounds = f"{result['rounds']} rounds" + (f" x {passes} passes" if passes > 1 else "")
+    head = (f"### {result['system']}, {result['clients']} clients, {rounds}, "
             f"{result['database']}, {widths} columns, commit {result.get('commit', '?')}")
     lines = [head]
     for key, title in (("closed_loop", "closed loop, ratios to `say`"), ("waves", "waves, ratios to a `+roll` wave")):
@@ -592,6 +609,12 @@ def parse_args(argv):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", default="10,50", help="player counts, one server each (default 10,50)")
     parser.add_argument("--rounds", type=int, default=20, help="commands per player per command (default 20)")
+    parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                        help="measure each character's first roll too (by default every player rolls once, "
+                             "untimed, before the phases: the first roll creates its +willpower window)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="run the closed-loop commands this many times in turn (say, check, roll, say, ...), "
+                             "--rounds each time, and report each command's passes together (default 1)")
     parser.add_argument("--commands", default="say,check,roll",
                         type=lambda text: names(text, CLOSED_LOOP, "command"),
                         help="closed-loop commands: say,check,roll (default all; say is the baseline)")

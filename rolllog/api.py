@@ -297,9 +297,14 @@ def _store(entry, text, listeners, keep=None):
     is tried again (`_with_fresh_code`).
     """
 
+    shown = [obj.id for obj in listeners if getattr(obj, "id", None)]
+    by_row = listing.needs_participants(entry)
+    entry.receiver_ids = None if by_row else shown
+
     def write(entry):
         insert_object(entry)
-        shown = _insert_receivers(entry, listeners)
+        if by_row:
+            _insert_receivers(entry, shown)
         _count_day(entry)
         _count_reach(entry, shown)
         _count_faces(entry)
@@ -309,11 +314,10 @@ def _store(entry, text, listeners, keep=None):
     return _with_fresh_code(entry, text, write)
 
 
-def _insert_receivers(entry, listeners):
-    """The entry's "seen by" rows, in one insert; returns their character ids."""
-    ids = [obj.id for obj in listeners if getattr(obj, "id", None)]
+def _insert_receivers(entry, ids):
+    """A private or roomless entry's "seen by" rows (`receivers`), in one insert: a public
+    roll in a room keeps them in the entry itself (`RollEntry.receiver_ids`)."""
     insert_rows(RollEntry.receivers.through, ("rollentry", "objectdb"), [(entry.id, ident) for ident in ids])
-    return ids
 
 
 def _count_day(entry):
@@ -467,7 +471,7 @@ def latest(character, kinds=None, include_actions=False):
 
 def participant_ids(entry):
     ids = {entry.character_id, entry.subject_id}
-    ids.update(entry.receivers.values_list("id", flat=True))
+    ids.update(entry.shown_ids())
     ids.discard(None)
     return ids
 

@@ -60,8 +60,34 @@ def roles(entry):
     return [ident for ident in (entry.character_id, entry.subject_id) if ident]
 
 
-def _needs_participants(entry):
+def needs_participants(entry):
+    """Whether who took part in `entry` is kept by character (`Participant`, and a stored
+    roll's `receivers` rows): a private or roomless entry. A public one in a room is read by
+    anyone, and places its audience in the room (`RoomVisit`)."""
     return bool(entry.private) or not entry.room_id
+
+
+def existing(ids, using=None):
+    """The ids of `ids` that are still game objects: an entry's `receiver_ids` keep a deleted
+    character's id (its `receivers` row went with it), and what is counted of it went too."""
+    from evennia.objects.models import ObjectDB
+
+    ids = sorted({int(ident) for ident in ids if isinstance(ident, int)})
+    if not ids:
+        return set()
+    return set(ObjectDB.objects.using(using or "default").filter(id__in=ids).values_list("id", flat=True))
+
+
+def _keeps_shown(model):
+    """Whether entries have `receiver_ids` (not yet in the older migrations' models)."""
+    return any(field.name == "receiver_ids" for field in model._meta.concrete_fields)
+
+
+def _shown_in_entries(pairs, using=None):
+    """[(entry id, receiver id)] from (entry id, `receiver_ids`) pairs, deleted characters left out."""
+    pairs = [(entry_id, list(ids or ())) for entry_id, ids in pairs]
+    alive = existing([ident for _entry, ids in pairs for ident in ids], using)
+    return [(entry_id, ident) for entry_id, ids in pairs for ident in ids if ident in alive]
 
 
 # ---------------------------------------------------------------- kept at write time
@@ -89,7 +115,7 @@ def reach(entry, characters, sign=1, using=None):
         for ident in characters:
             visits[(ident, entry.room_id)] += sign
         add_counts(found["RoomVisit"], VISIT_KEY, visits, using)
-    if sign > 0 and _needs_participants(entry):
+    if sign > 0 and needs_participants(entry):
         day = utc_day(entry.created)
         found["Participant"].objects.using(using or connection_for(found["Participant"]).alias).bulk_create(
             [found["Participant"](entry_id=entry.id, character=ident, day=day) for ident in sorted(set(characters))],
@@ -122,7 +148,7 @@ def receivers_changed(instance, action, reverse, pk_set, using=None):
         current = _receiver_ids(entry, using)
         going = [ident for ident in current if action == "pre_clear" or ident in (pk_set or ())]
         reach(entry, going, sign=-1, using=using)
-        if _needs_participants(entry):
+        if needs_participants(entry):
             staying = set(roles(entry)) | (set(current) - set(going))
             gone = set(going) - staying
             if gone:
@@ -133,7 +159,8 @@ def receivers_changed(instance, action, reverse, pk_set, using=None):
 def entry_deleting(entry, using=None):
     """Before an entry is deleted (its receivers and participants go with it)."""
     if entry.room_id:
-        reach(entry, roles(entry) + _receiver_ids(entry, using), sign=-1, using=using)
+        shown = [ident for _entry, ident in _shown_in_entries([(entry.id, getattr(entry, "receiver_ids", ()))], using)]
+        reach(entry, roles(entry) + _receiver_ids(entry, using) + shown, sign=-1, using=using)
 
 
 def entry_deleted(entry, using=None):
@@ -178,11 +205,16 @@ def _add_participants(entries, found, db):
             Participant.objects.using(db).bulk_create(rows, ignore_conflicts=True)
             rows.clear()
 
-    for ident, created, character, subject in entries.values_list("id", "created", "character_id", "subject_id") \
-            .order_by("id").iterator(chunk_size=INSERT_BATCH):
+    in_entries = []
+    columns = ("id", "created", "character_id", "subject_id") + (("receiver_ids",) if _keeps_shown(entries.model) else ())
+    for ident, created, character, subject, *shown in entries.values_list(*columns).order_by("id") \
+            .iterator(chunk_size=INSERT_BATCH):
+        shown = shown[0] if shown else None
         days[ident] = day = utc_day(created)
         for who in {character, subject} - {None}:
             rows.append(Participant(entry_id=ident, character=who, day=day))
+        if shown:
+            in_entries.append((ident, shown))
         flush()
     flush(force=True)
     idents = sorted(days)
@@ -190,6 +222,10 @@ def _add_participants(entries, found, db):
         chunk = idents[start:start + INSERT_BATCH]
         for entry_id, who in through.objects.using(db).filter(rollentry_id__in=chunk) \
                 .values_list("rollentry_id", "objectdb_id"):
+            rows.append(Participant(entry_id=entry_id, character=who, day=days[entry_id]))
+        flush()
+    for start in range(0, len(in_entries), INSERT_BATCH):
+        for entry_id, who in _shown_in_entries(in_entries[start:start + INSERT_BATCH], db):
             rows.append(Participant(entry_id=entry_id, character=who, day=days[entry_id]))
         flush()
     flush(force=True)
@@ -232,9 +268,24 @@ def rebuild(using=None, batch=REBUILD_BATCH, **given):
                                       .values_list("objectdb_id", "rollentry__room_id").annotate(n=Count("id"))
                                       .order_by()):
                 visits[(who, room)] += number
+            _count_shown_in_entries(roomed, visits, db)
             add_counts(RoomVisit, VISIT_KEY, visits, db)
             _add_participants(part.filter(Q(private=True) | Q(room_id__isnull=True)), found, db)
     return tuple(model.objects.using(db).count() for model in (DayCount, RoomVisit, Participant))
+
+
+def _count_shown_in_entries(roomed, visits, db):
+    """Add the receivers kept in the entries themselves (`receiver_ids`) to `visits`."""
+    if not _keeps_shown(roomed.model):
+        return
+    pairs = roomed.filter(receiver_ids__isnull=False).values_list("id", "receiver_ids", "room_id")
+    rooms = {}
+    kept = []
+    for entry_id, shown, room in pairs.iterator(chunk_size=INSERT_BATCH):
+        rooms[entry_id] = room
+        kept.append((entry_id, shown))
+    for entry_id, who in _shown_in_entries(kept, db):
+        visits[(who, rooms[entry_id])] += 1
 
 
 # ---------------------------------------------------------------- read by the lists

@@ -55,32 +55,35 @@ class RollEntry(models.Model):
     code = models.CharField(
         max_length=16, unique=True, help_text="The verification code players type (see rolllog.codes)."
     )
-    created = models.DateTimeField(default=timezone.now, db_index=True)
+    # Not indexed alone, nor are the links below: each leads one of the indexes in Meta
+    # (`rolllog_created_id`, `rolllog_character_created`, ...), which serve every query and
+    # deletion by it as well, and an index less is a page less written a roll.
+    created = models.DateTimeField(default=timezone.now)
     kind = models.CharField(max_length=32, default="roll", help_text="roll, check, rouse, willpower, hunger, ...")
     action = models.BooleanField(default=False, help_text="A staff action on a sheet, not a roll.")
     parent = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="changes",
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="changes", db_index=False,
         help_text="The roll this entry changes (a willpower reroll, a contest answer).",
     )
 
     # Who rolled, for whom, where.
     character = models.ForeignKey(
-        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
         help_text="The character who rolled (or the staff member who acted).",
     )
     character_name = models.CharField(max_length=255, blank=True)
     account = models.ForeignKey(
-        "accounts.AccountDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "accounts.AccountDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
         help_text="The account playing that character at the time.",
     )
     account_name = models.CharField(max_length=255, blank=True)
     subject = models.ForeignKey(
-        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
         help_text="The character rolled for or acted on, when not the roller (staff-run).",
     )
     subject_name = models.CharField(max_length=255, blank=True)
     room = models.ForeignKey(
-        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
     )
     room_name = models.CharField(max_length=255, blank=True)
 
@@ -110,6 +113,16 @@ class RollEntry(models.Model):
         "objects.ObjectDB", blank=True, related_name="+",
         help_text="The characters who were shown it (for a public roll: those in the room).",
     )
+    # A public roll in a room keeps who saw it here, in its own row, not as a row per
+    # character in `receivers`: those rows land in a different page of that table's
+    # per-character index for each receiver (50 of a full room's ~90 pages written a roll),
+    # and nothing reads a public roll's audience by character (anyone may read it; the rooms
+    # a player was in are `RoomVisit`'s). Private and roomless entries, whose readers are
+    # found by character, keep `receivers`. `shown_ids()` reads both.
+    # Empty (NULL, not []) elsewhere: a nullable column without a default is added to an
+    # existing log in place (SQLite copies the whole table for any other).
+    receiver_ids = models.JSONField(null=True, blank=True,
+                                    help_text="A public roll's receivers (character ids), in the entry.")
     receiver_names = models.JSONField(default=list, blank=True)
     text = models.TextField(blank=True, help_text="What was shown, with colour markup and the code.")
     details = models.JSONField(default=dict, blank=True)
@@ -144,6 +157,12 @@ class RollEntry(models.Model):
     def roll_view(self):
         """The stored view as a `rules.engine.RollView` (None for a staff action)."""
         return RollView.from_dict(self.view) if self.view else None
+
+    def shown_ids(self, using=None):
+        """The ids of the characters shown this entry: `receiver_ids` and `receivers`' rows."""
+        through = type(self).receivers.through.objects.using(using or self._state.db or "default")
+        ids = set(through.filter(rollentry_id=self.id).values_list("objectdb_id", flat=True)) if self.id else set()
+        return ids | {int(ident) for ident in self.receiver_ids or () if isinstance(ident, int)}
 
     @property
     def who(self):

@@ -90,3 +90,13 @@ def test_a_game_that_stops_answering_is_not_waited_for_every_round():
     summary = asyncio.run(run())
     assert (summary["sent"], summary["answered"], summary["unanswered"], summary["not_sent"]) == (2, 0, 2, 38)
     assert summary["p50_ms"] is None and summary["server_cpu_ms"] is None
+
+
+def test_passes_of_one_command_are_reported_together():
+    first = bench_scene.Tally("say", [0.1, 0.3], sent=2, seconds=1.0, cpu={"server": 0.01, "portal": 0.02})
+    second = bench_scene.Tally("say", [0.2], sent=2, skipped=1, seconds=0.5, cpu={"server": 0.02, "portal": 0.0})
+    row = first.merged(second).summary()
+    assert (row["sent"], row["answered"], row["unanswered"], row["not_sent"]) == (4, 3, 1, 1)
+    assert row["answered_per_s"] == 2.0 and row["seconds"] == 1.5
+    assert round(row["server_cpu_ms"], 6) == 10.0 and row["p50_ms"] == 200.0
+    assert first.latencies == [0.1, 0.3]  # the passes themselves are left as they were

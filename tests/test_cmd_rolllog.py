@@ -111,7 +111,7 @@ class TestPrivateShared(CommandLogBase):
         entry = RollEntry.objects.get()
         self.assertTrue(entry.private)
         self.assertEqual(entry.details["shared_with"], ["Char2"])
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})
         self.verify(entry.code, self.char2, f"[Verify] Roll {entry.code} (roll, private)")
         self.assertEqual(self.verify(entry.code, self.outsider), NO_SUCH_ROLL)
 
@@ -126,7 +126,7 @@ class TestPrivateShared(CommandLogBase):
                               "Not shown to Telly (not connected).")
         telly.msg.assert_not_called()
         del telly.msg
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})
         self.assertEqual(entry.details["shared_with"], ["Char2", "Telly"])  # named, not seen
         self.assertEqual(self.verify(entry.code, telly), NO_SUCH_ROLL)
         self.assertIn("  Audience: private: shown to Char, Char2\n",
@@ -138,7 +138,7 @@ class TestPrivateShared(CommandLogBase):
         out = self.roll("/private 2=Telly, Ozzy, Pim", [6, 7], cmd=CmdCheck, noansi=True)
         self.assertIn("(private: shown to Char, staff)", out)
         self.assertTrue(out.endswith("\nNot shown to Telly, Ozzy and Pim (not connected)."), out)
-        self.assertEqual(list(RollEntry.objects.get().receivers.all()), [self.char1])
+        self.assertEqual(RollEntry.objects.get().shown_ids(), {self.char1.id})
         self.assertEqual(away[0].location, self.room1)
 
     def test_comment_after_names_and_equals_in_comments(self):

@@ -290,7 +290,7 @@ class TestExtendedAndContest(V20Test):
         out = self.roll("/private Anna: dex vs 6 = Char2: dex vs 6", [6, 7, 8, 6, 2], cmd=CmdContest)
         self.assertIn("  => Anna wins by 2 successes.\n  (private: shown to Anna, staff) [code ", out)
         self.assertTrue(out.endswith("]\nNot shown to Char2 (not connected)."), out)
-        self.assertEqual(list(RollEntry.objects.get(kind="contest").receivers.all()), [self.char1])
+        self.assertEqual(RollEntry.objects.get(kind="contest").shown_ids(), {self.char1.id})
 
 
 class TestWingAndHelp(V20Test):

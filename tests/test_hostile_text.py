@@ -607,7 +607,7 @@ class TestExactInputs(HostileBase):
         self.disconnect(self.eve)
         self.hear(CmdRoll, " dex vs 2", faces=[5, 6, 7])
         entry = RollEntry.objects.order_by("-id").first()
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})
         self.assertNotIn("Eve", entry.receiver_names)
         from storyteller_dice.rolllog import api
 

@@ -99,7 +99,7 @@ class TestStoring(LogTestBase):
                                                  "tone": "mixed"})
         self.assertEqual(entry.summary, "5 successes: messy critical (margin +2, solid success)")
         self.assertFalse(entry.private)
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})  # not Obj/Obj2/exits
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})  # not Obj/Obj2/exits
         self.assertFalse(entry.action)
 
     def test_stored_before_anyone_is_told(self):
@@ -180,7 +180,7 @@ class TestStoring(LogTestBase):
                              record=self.v5_record())
         entry = receivers.entry
         self.assertTrue(entry.private)
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})
         self.assertEqual(entry.details["shared_with"], ["Char2"])
 
     def test_a_code_clash_is_retried(self):
@@ -201,7 +201,7 @@ class TestStoring(LogTestBase):
         self.assertEqual(entry.summary, "Hunger 1 -> 3")
         self.assertEqual(entry.details, {"old": 1, "new": 3})
         self.assertEqual(entry.who, "Char for Char2")
-        self.assertEqual(set(entry.receivers.all()), {self.char1, self.char2})
+        self.assertEqual(entry.shown_ids(), {self.char1.id, self.char2.id})
         self.assertEqual(len(entry.code), 8)
         self.assertEqual(entry.text, "")
 

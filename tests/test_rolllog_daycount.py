@@ -61,6 +61,8 @@ def rule_visible(account):
     shown = {}
     for entry_id, who in RollEntry.receivers.through.objects.values_list("rollentry_id", "objectdb_id"):
         shown.setdefault(entry_id, set()).add(who)
+    for entry in entries:  # a public roll's receivers, kept in its own row
+        shown.setdefault(entry.id, set()).update(entry.receiver_ids or ())
 
     def took_part(e):
         return e.character_id in ids or e.subject_id in ids or bool(shown.get(e.id, set()) & ids)

@@ -1,6 +1,8 @@
 """
-The game's SQLite database is kept in write-ahead-log mode, each commit synced (FULL) unless
-GAME_SQLITE_SYNCHRONOUS says NORMAL; any other value stops the start (game/server/conf/settings.py).
+The game's SQLite database is kept in write-ahead-log mode, its log synced before the Server sends
+anything (SENDING: SQLite's NORMAL, the sync made by typeclasses/durable.py) unless
+GAME_SQLITE_SYNCHRONOUS says FULL (each commit synced) or NORMAL; any other value stops the start
+(game/server/conf/settings.py).
 Each case in a fresh process: the settings are read once per process.
 """
 
@@ -20,7 +22,8 @@ with connection.cursor() as cursor:
     cursor.execute("PRAGMA journal_mode")
     mode = cursor.fetchone()[0]
     cursor.execute("PRAGMA synchronous")
-    print(mode, cursor.fetchone()[0])
+    from django.conf import settings
+    print(mode, cursor.fetchone()[0], settings.SYNC_BEFORE_SENDING)
 """
 
 
@@ -34,14 +37,15 @@ def probe(tmp_path, synchronous=None):
                           timeout=120)
 
 
-@pytest.mark.parametrize("given, level", [(None, "2"), ("normal", "1"), ("FULL", "2")])
-def test_write_ahead_log_and_the_chosen_sync(tmp_path, given, level):
+@pytest.mark.parametrize("given, level, before_sending", [
+    (None, "1", "True"), ("sending", "1", "True"), ("normal", "1", "False"), ("FULL", "2", "False")])
+def test_write_ahead_log_and_the_chosen_sync(tmp_path, given, level, before_sending):
     done = probe(tmp_path, given)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["wal", level]
+    assert done.stdout.split() == ["wal", level, before_sending]
 
 
 def test_anything_else_is_refused(tmp_path):
     done = probe(tmp_path, "OFF")
     assert done.returncode != 0
-    assert "GAME_SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA, not 'OFF'" in done.stderr
+    assert "GAME_SQLITE_SYNCHRONOUS must be SENDING, FULL, NORMAL or EXTRA, not 'OFF'" in done.stderr

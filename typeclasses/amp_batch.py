@@ -39,6 +39,8 @@ from twisted.protocols import amp as twisted_amp
 
 from evennia.server.portal import amp as evennia_amp
 
+from storyteller_dice.typeclasses import durable
+
 # The Server's link to the Portal -> True (takes the command), False (refused), absent: unknown.
 _TAKES_MANY = "_storyteller_takes_many"
 
@@ -161,7 +163,7 @@ def batched():
         yield
     finally:
         _WINDOW.clear()
-        window.flush()
+        durable.send(window.flush)  # after what was written is on disk, in order with the rest
 
 
 def holding():

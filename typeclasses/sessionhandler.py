@@ -1,7 +1,9 @@
 """
-The Server's session handler, with two changes: text for a screen reader is parsed once, and
+The Server's session handler, with three changes: text for a screen reader is parsed once,
 the same message to many sessions may go to the Portal as one (`typeclasses.amp_batch`, whose
-docstring says why and how: `data_out` below hands it the cleaned messages while it holds them).
+docstring says why and how: `data_out` below hands it the cleaned messages while it holds them),
+and nothing is sent before what was written is on disk (`typeclasses.durable`, installed by the
+first message).
 
 **Why.** With `option screenreader=on` (or a client that asks for it), Evennia's Portal first
 turns a message into plain text (`parse_ansi(..., strip_ansi=True)`: colour codes gone,
@@ -31,7 +33,7 @@ from evennia.server.sessionhandler import ServerSessionHandler as BaseServerSess
 from evennia.utils.ansi import parse_ansi
 
 from storyteller_dice.rules.display import inert
-from storyteller_dice.typeclasses import amp_batch
+from storyteller_dice.typeclasses import amp_batch, durable
 
 _SCREENREADER_STRIP = re.compile(settings.SCREENREADER_REGEX_STRIP, re.DOTALL | re.MULTILINE)
 # The send-instructions whose first argument is text a Portal parses.
@@ -56,6 +58,7 @@ class ServerSessionHandler(BaseServerSessionHandler):
 
     def data_out(self, session, **kwargs):
         """Evennia's, or the cleaned message held for a message to many (`amp_batch.batched`)."""
+        durable.install()  # the first message: what the Server sends from now on waits for the disk
         if not amp_batch.holding():
             return super().data_out(session, **kwargs)
         amp_batch.hold(session, self.clean_senddata(session, kwargs))

@@ -87,6 +87,16 @@ if os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql"):
             "PORT": os.environ.get("PGPORT", "5432"),
         }
     }
+    # GAME_PG_SYNCHRONOUS_COMMIT: SENDING (the default) commits without waiting for the
+    # server's log (synchronous_commit=off) and has it flushed, from a thread, before the
+    # Server sends anything (typeclasses/durable.py): as durable as `on` for anything a player
+    # was told, without the game waiting. ON waits at every commit. Anything else is refused.
+    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING").strip().upper()
+    if _PG_COMMIT not in ("SENDING", "ON"):
+        raise ValueError(f"GAME_PG_SYNCHRONOUS_COMMIT must be SENDING or ON, not {_PG_COMMIT!r}")
+    SYNC_BEFORE_SENDING = _PG_COMMIT == "SENDING"
+    if SYNC_BEFORE_SENDING:
+        DATABASES["default"]["OPTIONS"] = {"options": "-c synchronous_commit=off"}
 else:
     # SQLite's write-ahead log: a commit is one append and one fsync of the log, where the
     # default rollback journal writes, syncs and deletes a journal file and syncs the database
@@ -96,14 +106,20 @@ else:
     # files sit beside it); readers (the website) no longer wait for a writer either. WAL
     # needs a local filesystem, as SQLite itself does.
     #
-    # GAME_SQLITE_SYNCHRONOUS: FULL (the default) syncs the log at every commit, so a roll is
-    # on disk, through a power cut, before anyone is told of it. NORMAL syncs it only at
-    # checkpoints: a commit is then safe from any crash of the game itself, but an OS crash or
-    # a power cut may undo the last moments' rolls, whose lines the players already saw. The
-    # load bench measures both (README, Load bench). Anything else is refused at start.
-    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "FULL").strip().upper()
-    if _SYNCHRONOUS not in ("FULL", "NORMAL", "EXTRA"):
-        raise ValueError(f"GAME_SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA, not {_SYNCHRONOUS!r}")
+    # GAME_SQLITE_SYNCHRONOUS: SENDING (the default) commits without a sync (SQLite's NORMAL)
+    # and syncs the log in a thread before the Server sends anything (typeclasses/durable.py):
+    # a roll is on disk, through a power cut, before anyone is told of it, as with FULL, and
+    # the game serves everyone else while the disk syncs. FULL syncs the log at every commit,
+    # the game waiting for it. NORMAL syncs it only at checkpoints: safe from any crash of the
+    # game itself, but an OS crash or a power cut may undo the last moments' rolls, whose lines
+    # the players already saw. The load bench measures them (README, Load bench). Anything
+    # else is refused at start.
+    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING").strip().upper()
+    if _SYNCHRONOUS not in ("SENDING", "FULL", "NORMAL", "EXTRA"):
+        raise ValueError(f"GAME_SQLITE_SYNCHRONOUS must be SENDING, FULL, NORMAL or EXTRA, not {_SYNCHRONOUS!r}")
+    SYNC_BEFORE_SENDING = _SYNCHRONOUS == "SENDING"
+    if SYNC_BEFORE_SENDING:
+        _SYNCHRONOUS = "NORMAL"
     _SQLITE = dict(DATABASES["default"])  # noqa: F405 - a copy: Evennia's defaults stay as they are
     _SQLITE["OPTIONS"] = {**_SQLITE.get("OPTIONS", {}),
                           "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={_SYNCHRONOUS}"}
