@@ -1,8 +1,8 @@
 """
 Benchmark: each system's contest odds against icepool computing the same exact figures:
-`rules.v5_contest_odds.contest_odds` (win/lose/tie, each side's critical, messy critical,
-bestial failure and total failure), then `rules.v20_contest_odds`, `rules.seyruun_contest_odds`
-and `rules.dicecheck_contest_odds` at 50 dice a side (Seyruun rolls at most 10 of them).
+`rules.v5.contest_odds.contest_odds` (win/lose/tie, each side's critical, messy critical,
+bestial failure and total failure), then `rules.v20.contest_odds`, `rules.seyruun.contest_odds`
+and `rules.dicecheck.contest_odds` at 50 dice a side (Seyruun rolls at most 10 of them).
 
 Run from the repository root:  .venv/bin/python bench/bench_contest_odds.py
 
@@ -35,9 +35,12 @@ import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_header  # noqa: E402
 from bench._v5_icepool import Tally, merged_d10  # noqa: E402
-from rules import (dicecheck, dicecheck_contest_odds, seyruun_contest_odds, v5_contest_odds,  # noqa: E402
-                   v20, v20_contest_odds)
-from rules.v5_contest_odds import KEYS, contest_odds  # noqa: E402
+from rules import dicecheck, v20
+from rules.dicecheck import contest_odds as dicecheck_contest_odds
+from rules.seyruun import contest_odds as seyruun_contest_odds
+from rules.v5 import contest_odds as v5_contest_odds
+from rules.v20 import contest_odds as v20_contest_odds
+from rules.v5.contest_odds import KEYS, contest_odds  # noqa: E402
 
 QUERIES = ((50, 5, 50, 5), (50, 5, 50, 0), (50, 2, 30, 4), (20, 5, 15, 2), (6, 2, 6, 0))
 OUR_REPEATS = 51
@@ -148,7 +151,7 @@ def systems():
 
 
 def main():
-    print_header("V5 contest odds: rules.v5_contest_odds", OUR_REPEATS, ICEPOOL_REPEATS)
+    print_header("V5 contest odds: rules.v5.contest_odds", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query (pool, Hunger vs pool, Hunger)':<38} {'ours cold':>9} {'ours warm':>9} {'icepool':>9}")
     for query in QUERIES:
         assert contest_odds(*query) == icepool_contest(*query), query

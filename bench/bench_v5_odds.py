@@ -1,5 +1,5 @@
 """
-Benchmark: `rules.v5_odds` against icepool computing the same exact probabilities.
+Benchmark: `rules.v5.exact_odds` against icepool computing the same exact probabilities.
 
 Run from the repository root:  /tmp/venv/bin/python bench/bench_v5_odds.py
 
@@ -27,7 +27,8 @@ import icepool  # noqa: E402
 from bench import _v5_icepool  # noqa: E402
 from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
 from bench._v5_icepool import merged_d10  # noqa: E402
-from rules import v5, v5_odds  # noqa: E402
+from rules import v5
+from rules.v5 import exact_odds as v5_odds
 
 DIFFICULTIES = (0, 3, 6, 10, 20, 40)
 OUR_REPEATS = 51
@@ -119,7 +120,7 @@ def row(label, *figures):
 
 
 def main():
-    print_header("V5 exact odds: rules.v5_odds", OUR_REPEATS, ICEPOOL_REPEATS)
+    print_header("V5 exact odds: rules.v5.exact_odds", OUR_REPEATS, ICEPOOL_REPEATS)
     print(f"{'query':<22} {'ours cold':>9} {'ours warm':>9} {'icepool cold':>11} {'icepool warm':>11}")
     for d in DIFFICULTIES:
         assert v5_odds.odds(50, 5, d) == icepool_odds(50, 5, d, warm=False), d

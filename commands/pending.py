@@ -44,11 +44,29 @@ _ALLOWED_PREFIXES = ("storyteller_dice.rules.",)
 _LEGACY_PREFIXES = {"rules.": "storyteller_dice.rules."}
 
 
+# Before each system's rules were one subpackage (rules/v5/...), they were flat modules;
+# state stored then names them so.
+_FLAT_RULES = {
+    "v5_contest": "v5.contest", "v5_contest_odds": "v5.contest_odds", "v5_dice": "v5.dice",
+    "v5_extended": "v5.extended", "v5_humanity": "v5.humanity", "v5_odds": "v5.exact_odds",
+    "v5_rouse": "v5.rouse", "v5_sheet": "v5.sheet", "v5_system": "v5.system",
+    "v20_contest_odds": "v20.contest_odds", "v20_health": "v20.health", "v20_system": "v20.system",
+    "seyruun_contest_odds": "seyruun.contest_odds", "seyruun_system": "seyruun.system",
+    "whalefall_system": "whalefall.system",
+    "dicecheck_contest_odds": "dicecheck.contest_odds", "dicecheck_system": "dicecheck.system",
+}
+
+
 def upgraded_module(module):
-    """A stored module name as it is now (an older top-level name gets the package's)."""
+    """A stored module name as it is now (an older top-level name gets the package's, a flat
+    rules module its subpackage's)."""
     for old, new in _LEGACY_PREFIXES.items():
         if module.startswith(old):
-            return new + module[len(old):]
+            module = new + module[len(old):]
+            break
+    package, _, name = module.rpartition(".")
+    if package == "storyteller_dice.rules" and name in _FLAT_RULES:
+        return f"{package}.{_FLAT_RULES[name]}"
     return module
 
 

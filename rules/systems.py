@@ -20,11 +20,11 @@ from .errors import DiceError
 # Named from this package (`storyteller_dice.rules`, or `rules` where it is imported as that):
 # the systems are always this package's own modules.
 SYSTEMS = {
-    "v5": f"{__package__}.v5_system:SYSTEM",
-    "v20": f"{__package__}.v20_system:SYSTEM",
-    "seyruun": f"{__package__}.seyruun_system:SYSTEM",
-    "whalefall": f"{__package__}.whalefall_system:SYSTEM",
-    "dicecheck": f"{__package__}.dicecheck_system:SYSTEM",
+    "v5": f"{__package__}.v5.system:SYSTEM",
+    "v20": f"{__package__}.v20.system:SYSTEM",
+    "seyruun": f"{__package__}.seyruun.system:SYSTEM",
+    "whalefall": f"{__package__}.whalefall.system:SYSTEM",
+    "dicecheck": f"{__package__}.dicecheck.system:SYSTEM",
 }
 DEFAULT_SYSTEM = "v5"
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 from rules.charts import odds_svg
 from rules.display import format_chart, format_odds, strip_markup
 from rules.engine import Roller
-from rules.v5_contest_odds import side_distribution
-from rules.v5_system import SYSTEM
+from rules.v5.contest_odds import side_distribution
+from rules.v5.system import SYSTEM
 
 
 def test_v5_odds_distribution_is_exact():

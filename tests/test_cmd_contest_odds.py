@@ -1,4 +1,4 @@
-"""+odds/contest (V5): exact contest chances, equal to rules.v5_contest_odds and to icepool."""
+"""+odds/contest (V5): exact contest chances, equal to rules.v5.contest_odds and to icepool."""
 
 from fractions import Fraction
 
@@ -8,8 +8,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from storyteller_dice.commands.odds import CmdOdds, percent
 from storyteller_dice.commands.v5.contest_odds import format_contest
 from rules.display import shares
-from rules.v5_contest_odds import contest_odds
-from rules.v5_system import SYSTEM
+from rules.v5.contest_odds import contest_odds
+from rules.v5.system import SYSTEM
 
 
 def split_cells(figures):

@@ -16,10 +16,12 @@ from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds
-from rules import dicecheck_contest_odds, seyruun_contest_odds, v20_contest_odds
+from rules.dicecheck import contest_odds as dicecheck_contest_odds
+from rules.seyruun import contest_odds as seyruun_contest_odds
+from rules.v20 import contest_odds as v20_contest_odds
 from rules.display import visible_len
-from rules.seyruun_system import SYSTEM as SEYRUUN_SYSTEM
-from rules.v20_system import SYSTEM as V20_SYSTEM
+from rules.seyruun.system import SYSTEM as SEYRUUN_SYSTEM
+from rules.v20.system import SYSTEM as V20_SYSTEM
 
 
 class ContestOddsTest(EvenniaCommandTest):

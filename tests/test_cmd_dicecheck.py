@@ -164,7 +164,7 @@ class TestRefusals(DiceCheckTest):
         self.refused(CmdCheck, "STR:3", "'STR' is on a sheet; only static checks like 12d(6+):3")
 
     def test_request_still_waiting_for_its_target_is_refused_by_the_system(self):
-        from rules.dicecheck_system import SYSTEM
+        from rules.dicecheck.system import SYSTEM
 
         request = SYSTEM.parse("12d(6+):EVA Bob")
         self.assertIsInstance(request, RollRequest)
@@ -238,7 +238,7 @@ class TestWing(DiceCheckTest):
 
     def test_a_request_without_a_target_goes_on_unchanged(self):
         from storyteller_dice.commands.dicecheck.wing import WING
-        from rules.dicecheck_system import SYSTEM
+        from rules.dicecheck.system import SYSTEM
 
         request = SYSTEM.parse("12d(6+):3")
 
@@ -250,7 +250,7 @@ class TestWing(DiceCheckTest):
 
 class TestHostileNames(DiceCheckTest):
     def test_a_target_name_with_markup_stays_inert(self):
-        # The system drops "|" from a name as typed (rules.dicecheck_system): a prefix finds
+        # The system drops "|" from a name as typed (rules.dicecheck.system): a prefix finds
         # the character; the roll line shows the name without it, the wounds line as it is.
         odd = self.make_character("Bo|rb")
         odd.set_trait("hardness", 0)

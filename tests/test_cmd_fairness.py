@@ -14,7 +14,7 @@ from storyteller_dice.rolllog.fairness import face_counts
 from rules.engine import Roller
 from rules.fairness import fairness_report, tally, text_chart
 from rules.randomness import seeded
-from rules.v5_system import SYSTEM
+from rules.v5.system import SYSTEM
 
 BULK = 3000  # rolls stored through rolllog.api (a few thousand, as a game accumulates)
 TYPED = 60  # rolls made through the real +roll command

@@ -20,7 +20,7 @@ class TestRouse(TableTest):
         self.assertEqual(self.char1.trait("hunger"), 3)
 
     def test_at_hunger_five_the_blood_cannot_be_roused(self):
-        # rules.v5_rouse: at Hunger 5 no die is rolled (FixedFaces: none drawn),
+        # rules.v5.rouse: at Hunger 5 no die is rolled (FixedFaces: none drawn),
         # Hunger stays 5, a hunger frenzy test is due.
         self.char1.set_trait("hunger", 5)
         out = self.do(CmdRouse, "", [], {self.char2: "[Rouse] Char makes a Rouse check (Hunger 5)\n"
@@ -154,7 +154,7 @@ class TestHunger(TableTest):
         self.char2.set_trait("hunger", 3)
         self.do(CmdHunger, "/slake Char2=1", [], {self.char1: "Char2's Hunger is slaked by 1: now 2 (was 3).",
                                                    self.char2: "Char slakes your Hunger by 1: now 2 (was 3)."})
-        # rules.v5_rouse.slake: feeding stops at 1 ...
+        # rules.v5.rouse.slake: feeding stops at 1 ...
         self.do(CmdHunger, "/slake Char2=5", [], "Char2's Hunger is slaked by 5: now 1 (was 2; it stops at 1 "
                 "unless the vessel is killed).")
         self.assertEqual(self.char2.trait("hunger"), 1)

@@ -22,7 +22,7 @@ def shown(args, hunger):
     """What +odds shows: the V5 system's exact odds drawn by rules.display (80 columns)."""
     from rules.display import format_odds
     from rules.engine import Roller
-    from rules.v5_system import SYSTEM
+    from rules.v5.system import SYSTEM
 
     roller = Roller(name="Char", state={"hunger": hunger})
     from evennia.utils.ansi import strip_ansi
@@ -32,7 +32,7 @@ def shown(args, hunger):
 
 class TestOdds(EvenniaCommandTest):
     def test_odds_with_traits_and_own_hunger(self):
-        from rules.v5_system import SYSTEM
+        from rules.v5.system import SYSTEM
 
         self.char1.set_trait("dexterity", 2)
         self.char1.set_trait("stealth", 1)

@@ -300,7 +300,7 @@ class TestContestEntry(CommandLogBase):
         from storyteller_dice.commands.dice_base import announce
         from rules import v5
         from rules.engine import RollRequest
-        from rules.v5_system import SYSTEM
+        from rules.v5.system import SYSTEM
 
         def side(regular, hunger, needs):
             result = v5.evaluate(regular, hunger, needs)

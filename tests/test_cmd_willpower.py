@@ -142,7 +142,7 @@ class TestWillpowerOnRolls(Connected, TableTest):
                 "  Dice: 9 7 8  Hunger: 6 10  =>  5 successes: solid success (margin +2)")
 
     def test_best_picks_the_dice_for_the_best_chance_to_win(self):
-        # Written last on purpose: `best` is answered by rules.v5_odds.best_reroll.
+        # Written last on purpose: `best` is answered by rules.v5.exact_odds.best_reroll.
         self.do(CmdRoll, "dex+athletics vs 4", [1, 2, 3, 7, 8])
         self.do(CmdWillpower, "best", [6, 6, 6], "[Roll] Char spends Willpower to reroll: "
                 "Dexterity 3 + Athletics 2 = 5 (5 dice),\n  Hunger 2, vs 4\n"

@@ -1,10 +1,10 @@
 """
-Exact contest odds: `rules.contest_odds` (any system) and `rules.v5_contest_odds` (V5).
+Exact contest odds: `rules.contest_odds` (any system) and `rules.v5.contest_odds` (V5).
 
 Oracles, independent of the code under test:
 - icepool: each side's (successes, pair of 10s, Hunger 10, Hunger 1) by a multiset evaluator,
   then the two sides combined by `icepool.map` with the contest rules written out again here;
-- brute force: every face of tiny pools through `rules.v5_contest.evaluate_contest`, the
+- brute force: every face of tiny pools through `rules.v5.contest.evaluate_contest`, the
   game's own scoring, so the definitions are the ones players see.
 Pure: no database, no Evennia.
 """
@@ -17,10 +17,11 @@ import icepool
 import pytest
 
 from bench._v5_icepool import Tally, merged_d10  # the icepool formulation the benches use too
-from rules import contest_odds, v5_contest, v5_contest_odds
+from rules import contest_odds
+from rules.v5 import contest as v5_contest, contest_odds as v5_contest_odds
 from rules.contest_odds import Comparison
 from rules.errors import DiceError
-from rules.v5_contest_odds import KEYS, contest_odds as v5_odds
+from rules.v5.contest_odds import KEYS, contest_odds as v5_odds
 
 RULES = ("official", "total_failure")
 

@@ -1,4 +1,4 @@
-"""The Dice Check behind the seam (rules/dicecheck_system.py): parse -> roll -> view -> record, odds."""
+"""The Dice Check behind the seam (rules/dicecheck/system.py): parse -> roll -> view -> record, odds."""
 
 import json
 import random
@@ -10,7 +10,7 @@ import icepool
 import pytest
 
 from rules import dicecheck
-from rules.dicecheck_system import SYSTEM
+from rules.dicecheck.system import SYSTEM
 from rules.engine import FAIL, SUCCESS, Roller, RollView, System, check_system
 from rules.errors import DiceError
 from rules.randomness import FixedFaces

@@ -1,4 +1,4 @@
-"""The seam (rules.engine) and V5 behind it (rules.v5_system): explicit faces, exact figures."""
+"""The seam (rules.engine) and V5 behind it (rules.v5.system): explicit faces, exact figures."""
 
 import itertools
 import json
@@ -6,11 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from rules import v5, v5_odds
+from rules import v5
+from rules.v5 import exact_odds as v5_odds
 from rules.engine import (Chance, DiceGroup, Die, OddsView, Outcome, RollView, read_whole, split_vs)
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
-from rules.v5_system import SYSTEM, V5System
+from rules.v5.system import SYSTEM, V5System
 
 
 def roller(**values):

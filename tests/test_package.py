@@ -115,9 +115,9 @@ def test_game_keeps_the_other_stock_files(name):
 
 def test_stored_state_under_the_old_names_still_reads():
     from storyteller_dice.commands import pending
-    from storyteller_dice.rules.v5_contest import ContestResult
+    from storyteller_dice.rules.v5.contest import ContestResult
 
-    assert pending._dataclass("rules.v5_contest:ContestResult") is ContestResult
+    assert pending._dataclass("rules.v5.contest:ContestResult") is ContestResult
     with pytest.raises(ValueError):
         pending._dataclass("os.path:join")
 

@@ -15,7 +15,7 @@ from storyteller_dice.rolllog.models import RollEntry
 from rules import v5
 from rules.engine import RollRequest
 from rules.pools import build_pool
-from rules.v5_system import SYSTEM as V5
+from rules.v5.system import SYSTEM as V5
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 

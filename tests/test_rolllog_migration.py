@@ -3,7 +3,7 @@ The roll log's move to the system-neutral record: old V5 rows become views witho
 loss, and still verify and show the same.
 
 - The data migration's frozen code (`convert_row` in rolllog/migrations/0003_v5_rows_to_views.py)
-  against the live V5 view (`rules.v5_system`), face by face, over every outcome, and against
+  against the live V5 view (`rules.v5.system`), face by face, over every outcome, and against
   the rows it converted before (tests/rolllog_old_rows.json): it must convert them exactly so.
 - The migration itself on a test database: rows written in the old shape at 0002 (old columns
   still there), migrated to the latest state, read back with today's model and display.
@@ -21,7 +21,7 @@ from django.utils import timezone
 from rules import v5
 from rules.engine import RollRequest, RollView
 from rules.pools import build_pool
-from rules.v5_system import SYSTEM as V5
+from rules.v5.system import SYSTEM as V5
 
 
 # The migration's module (its name starts with a digit: no `import` statement names it).

@@ -1,4 +1,4 @@
-"""The Dice Check (rules/dicecheck.py, docs/dicecheck.md): explicit faces, exact odds, properties."""
+"""The Dice Check (rules/dicecheck/__init__.py, docs/dicecheck.md): explicit faces, exact odds, properties."""
 
 import random
 from fractions import Fraction

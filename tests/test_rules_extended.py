@@ -6,10 +6,10 @@ import pytest
 
 from rules import extended, seyruun, v5, v20
 from rules.errors import DiceError
-from rules.seyruun_system import SYSTEM as SEYRUUN
-from rules.v5_extended import RULES as V5_RULES, evaluate as v5_evaluate
-from rules.v20_system import SYSTEM as V20
-from rules.v5_system import SYSTEM as V5
+from rules.seyruun.system import SYSTEM as SEYRUUN
+from rules.v5.extended import RULES as V5_RULES, evaluate as v5_evaluate
+from rules.v20.system import SYSTEM as V20
+from rules.v5.system import SYSTEM as V5
 
 V20_RULES = V20.extended
 SEYRUUN_RULES = SEYRUUN.extended

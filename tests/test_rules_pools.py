@@ -1,8 +1,8 @@
-"""Pool expressions (rules.pools) and the V5 sheet's trait table (rules.v5_sheet)."""
+"""Pool expressions (rules.pools) and the V5 sheet's trait table (rules.v5.sheet)."""
 
 import pytest
 
-from rules import v5_sheet
+from rules.v5 import sheet as v5_sheet
 from rules.errors import DiceError, PoolError, PoolTooLarge
 from rules.pools import MAX_POOL, Term, build_pool, parse
 

@@ -4,10 +4,11 @@ import random
 
 import pytest
 
-from rules import v20, v20_health
+from rules import v20
+from rules.v20 import health as v20_health
 from rules.errors import DiceError
 from rules.randomness import FixedFaces, roll_faces
-from rules.v20_health import AGGRAVATED, BASHING, LETHAL, Damaged, HealingCost, HealthTrack
+from rules.v20.health import AGGRAVATED, BASHING, LETHAL, Damaged, HealingCost, HealthTrack
 
 
 def ev(faces, difficulty=6, specialty=False, willpower=False):

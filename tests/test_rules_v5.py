@@ -340,7 +340,7 @@ def test_rules_import_no_django_or_evennia():
     code = (
         "import importlib, pkgutil, sys, rules\n"
         "names = [m.name for m in pkgutil.iter_modules(rules.__path__, 'rules.')]\n"
-        "assert 'rules.v5' in names and 'rules.v5_rouse' in names, names\n"
+        "assert 'rules.v5' in names and 'rules.v5.rouse' in names, names\n"
         "for name in names: importlib.import_module(name)\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'evennia', 'twisted')]\n"
         "print(bad)\n"

@@ -1,4 +1,4 @@
-"""Whalefall (rules/whalefall.py, docs/whalefall.md): explicit faces, exact odds, properties."""
+"""Whalefall (rules/whalefall/__init__.py, docs/whalefall.md): explicit faces, exact odds, properties."""
 
 import random
 from fractions import Fraction

@@ -1,5 +1,5 @@
 """
-Seyruun behind the seam (`rules.seyruun_system`): parse -> roll with explicit faces -> view ->
+Seyruun behind the seam (`rules.seyruun.system`): parse -> roll with explicit faces -> view ->
 record, exact odds against `rules.seyruun` and icepool, the sheet. Plain functions: no database.
 """
 
@@ -15,7 +15,7 @@ from rules.engine import (CHANCE, DOUBLE, FAIL, ONE, SUCCESS, TEN, DiceGroup, Di
                           RollRequest, RollView, check_system)
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
-from rules.seyruun_system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunSheet, SeyruunSystem,
+from rules.seyruun.system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunSheet, SeyruunSystem,
                                   read_difficulty)
 
 SHEET = SYSTEM.sheet

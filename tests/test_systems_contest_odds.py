@@ -1,6 +1,6 @@
 """
-Exact contest odds under V20, Seyruun and The Dice Check (`rules.v20_contest_odds`,
-`rules.seyruun_contest_odds`, `rules.dicecheck_contest_odds`) and the neutral margin helper
+Exact contest odds under V20, Seyruun and The Dice Check (`rules.v20.contest_odds`,
+`rules.seyruun.contest_odds`, `rules.dicecheck.contest_odds`) and the neutral margin helper
 (`rules.contest_odds.at_least`).
 
 Oracles, independent of the code under test:
@@ -20,8 +20,10 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import (contest_odds, dicecheck, dicecheck_contest_odds, seyruun, seyruun_contest_odds, v20,
-                   v20_contest_odds)
+from rules import contest_odds, dicecheck, seyruun, v20
+from rules.dicecheck import contest_odds as dicecheck_contest_odds
+from rules.seyruun import contest_odds as seyruun_contest_odds
+from rules.v20 import contest_odds as v20_contest_odds
 from rules.errors import DiceError
 
 

@@ -1,8 +1,8 @@
 """
-Exact V5 odds (`rules.v5_odds`) against independent oracles. Pure: no database, no Evennia.
+Exact V5 odds (`rules.v5.exact_odds`) against independent oracles. Pure: no database, no Evennia.
 
 - icepool: a multiset evaluator over a pool of regular dice and a pool of Hunger dice, with
-  the docs/v5.md outcome rules written out again here (not borrowed from `rules.v5_odds`).
+  the docs/v5.md outcome rules written out again here (not borrowed from `rules.v5.exact_odds`).
 - brute force: every face of tiny pools, and every face of rerolled dice, through
   `rules.v5.evaluate` / `rules.v5.apply_reroll`.
 - best reroll: exhaustive search over every choice of 1-3 regular dice, by index.
@@ -17,7 +17,8 @@ import icepool
 import pytest
 
 from bench._v5_icepool import Tally  # the icepool formulation the benches use too
-from rules import v5, v5_odds
+from rules import v5
+from rules.v5 import exact_odds as v5_odds
 from rules.errors import DiceError
 
 KEYS = ("win", "critical", "messy_critical", "bestial_failure", "total_failure", "expected_successes")
@@ -317,7 +318,7 @@ def test_strategy_odds():
 
 
 def test_reroll_improves_compares_with_keeping_the_roll():
-    from rules.v5_odds import reroll_improves
+    from rules.v5.exact_odds import reroll_improves
 
     all_successes_win = v5.evaluate([6, 7, 8, 9], [2], 1)
     assert not reroll_improves(all_successes_win, v5_odds.best_reroll(all_successes_win))

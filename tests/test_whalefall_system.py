@@ -1,4 +1,4 @@
-"""Whalefall behind the seam (rules/whalefall_system.py): parse -> roll -> view -> record, odds."""
+"""Whalefall behind the seam (rules/whalefall/system.py): parse -> roll -> view -> record, odds."""
 
 import json
 import random
@@ -12,7 +12,7 @@ from rules import whalefall
 from rules.engine import FAIL, SUCCESS, RollView, System, check_system
 from rules.errors import DiceError
 from rules.randomness import FixedFaces
-from rules.whalefall_system import SYSTEM, WhalefallSystem
+from rules.whalefall.system import SYSTEM, WhalefallSystem
 
 
 def roller(**values):

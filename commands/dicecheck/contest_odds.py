@@ -1,5 +1,5 @@
 """
-+odds/contest (The Dice Check): an opposed check's exact chances (`rules.dicecheck_contest_odds`),
++odds/contest (The Dice Check): an opposed check's exact chances (`rules.dicecheck.contest_odds`),
 written as +roll writes one:
 
     +odds/contest <your pool>:<their trait> <character>    STR:STR Bob
@@ -51,7 +51,7 @@ def format_odds(request, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is The Dice Check)."""
-    from storyteller_dice.rules.dicecheck_contest_odds import contest_odds
+    from storyteller_dice.rules.dicecheck.contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd, rolled_by="an opposed +roll")

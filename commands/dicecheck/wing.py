@@ -4,7 +4,7 @@ The Dice Check wing: what The Dice Check adds to the shared commands, found by
 
 - A check against a defence (`+roll Swords (Cut):EVA Rudolf`, `:GRI`, `:HAR`) or an opposed
   check (`+roll Athletics (Grapple):Athletics (Grapple) Rudolf`) needs the target's sheet,
-  which `rules.dicecheck_system` never reads: `prepare_request` finds the target in the room
+  which `rules.dicecheck.system` never reads: `prepare_request` finds the target in the room
   and has the system resolve the request (`SYSTEM.resolve_target`). The same for +odds.
 - +odds/contest: the exact chances of an opposed check as a contest
   (`commands.dicecheck.contest_odds`).
@@ -132,7 +132,7 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         if target is None:
             line = "  |wWounds|n: no target named, so none are applied."
             return result, None, lambda width: [line]
-        from storyteller_dice.rules import dicecheck_system
+        from storyteller_dice.rules.dicecheck import system as dicecheck_system
 
         before = target.sheet_values[dicecheck_system.WOUNDS]
         after = min(before + wounds, dicecheck_system.MAX_WOUNDS)
@@ -146,7 +146,7 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         applied = getattr(cmd, "dicecheck_wounds", None)
         if not applied:
             return
-        from storyteller_dice.rules import dicecheck_system
+        from storyteller_dice.rules.dicecheck import system as dicecheck_system
 
         target, before, after, wounds = applied
         target.set_trait(dicecheck_system.WOUNDS, after)

@@ -1,5 +1,5 @@
 """
-+odds/contest (Seyruun): a contested roll's exact chances (`rules.seyruun_contest_odds`):
++odds/contest (Seyruun): a contested roll's exact chances (`rules.seyruun.contest_odds`):
 
     +odds/contest <your pool> vs <their pool>                (numbers: an NPC, 3+2)
     +odds/contest <your pool> vs <their pool>=<character>    (their sheet rolls it)
@@ -87,7 +87,7 @@ def format_odds(mine, theirs, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is Seyruun)."""
-    from storyteller_dice.rules.seyruun_contest_odds import contest_odds
+    from storyteller_dice.rules.seyruun.contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd)

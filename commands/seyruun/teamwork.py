@@ -1,7 +1,7 @@
 """
 Seyruun's teamwork rules for the shared +teamwork (`commands.teamwork`, at once): the leader
 names the pool and the helpers here; each member's pool is read from their own sheet; the
-highest pool rolls with +1 die per other member (`rules.seyruun_system.team`: the +1 dice are
+highest pool rolls with +1 die per other member (`rules.seyruun.system.team`: the +1 dice are
 external bonuses, within the +5 cap).
 
 **Rulings**:
@@ -16,7 +16,7 @@ external bonuses, within the +5 cap).
   rolled; the record's details name the roller.
 """
 
-from storyteller_dice.rules import seyruun_system
+from storyteller_dice.rules.seyruun import system as seyruun_system
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 

@@ -4,7 +4,7 @@ the Blood Pool; and what the wing keeps on the character (Attributes, category "
 the `/retry` counts per action and the extended action in progress. Both survive a restart.
 """
 
-from storyteller_dice.rules import v20_health, v20_system
+from storyteller_dice.rules.v20 import health as v20_health, system as v20_system
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import has_sheet  # noqa: F401 - the wing's commands import it from here

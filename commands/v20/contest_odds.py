@@ -1,5 +1,5 @@
 """
-+odds/contest (V20): a resisted action's exact chances (`rules.v20_contest_odds`), its sides
++odds/contest (V20): a resisted action's exact chances (`rules.v20.contest_odds`), its sides
 written as +contest's staff form writes them ('=' between them; 'vs' is each side's own
 difficulty, default 6):
 
@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
-from storyteller_dice.rules.v20_system import describe as pool_text
+from storyteller_dice.rules.v20.system import describe as pool_text
 
 from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name
 from ..dice_base import refusal_text, split_comment, width_of
@@ -110,7 +110,7 @@ def format_odds(first, second, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is V20)."""
-    from storyteller_dice.rules.v20_contest_odds import contest_odds
+    from storyteller_dice.rules.v20.contest_odds import contest_odds
 
     cmd.usage = USAGE
     only_contest(cmd)

@@ -3,7 +3,7 @@ V20 health: +damage and +heal (staff), +heal/blood (a vampire heals with blood p
 
 The track is the sheet's "health bashing"/"health lethal"/"health aggravated" values
 (staff-only on +stat); the marking order, what happens past a full track and the healing
-costs are `rules.v20_health`'s. Every change is put on the roll log as a staff action
+costs are `rules.v20.health`'s. Every change is put on the roll log as a staff action
 (`record_action`), private to the actor, the character and staff.
 
 **Rulings** (the day's rest of Aggravated healing):
@@ -16,12 +16,12 @@ costs are `rules.v20_health`'s. Every change is put on the roll log as a staff a
   is refused with the cost explained.
 - Staff `+heal <character>=<n> <kind>` heals without cost (time, medicine, a Discipline: the
   Storyteller's ruling).
-- Damage past a full track upgrades lighter boxes (`rules.v20_health.damage`); levels that
+- Damage past a full track upgrades lighter boxes (`rules.v20.health.damage`); levels that
   find nothing lighter are lost, and the message says the track is full of that kind (torpor
   or Final Death is the Storyteller's matter).
 """
 
-from storyteller_dice.rules import v20_health, v20_system
+from storyteller_dice.rules.v20 import health as v20_health, system as v20_system
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import DiceCommand, find_character, is_staff, record_action, whole_number

@@ -19,7 +19,7 @@ action of its own ("5 dice").
 
 import dataclasses
 
-from storyteller_dice.rules import v20_system
+from storyteller_dice.rules.v20 import system as v20_system
 from storyteller_dice.rules.errors import DiceError
 
 from .cmdset import V20CmdSet

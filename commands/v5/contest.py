@@ -8,14 +8,14 @@ left side an NPC's Hunger; dice no character's are labelled with who set them: `
 import re
 import uuid
 
-from storyteller_dice.rules import v5_contest
+from storyteller_dice.rules.v5 import contest as v5_contest
 from storyteller_dice.rules.contest import Outcome
 from storyteller_dice.rules.display import TONE_STYLES, escape
 from storyteller_dice.rules.engine import RollRequest, plural
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import build_pool
 from storyteller_dice.rules.randomness import get_rng
-from storyteller_dice.rules.v5_system import LABELS, TONES
+from storyteller_dice.rules.v5.system import LABELS, TONES
 
 from ..contest import ContestCommand, rolled_side, set_by, show_contest, split_sides
 from ..dice_base import is_staff

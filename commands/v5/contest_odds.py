@@ -1,6 +1,6 @@
 """
 +odds/contest (V5): `+odds/contest <pool> [hunger <n>] vs <pool> [hunger <m>]` or `vs <character>
-[with <their pool>]`: V5's figures (`rules.v5_contest_odds`) drawn by the shared contest odds.
+[with <their pool>]`: V5's figures (`rules.v5.contest_odds`) drawn by the shared contest odds.
 **Rulings**: you are the attacker, so a tie is the defender's (docs/v5.md); a right side that reads
 as dice is dice, else a character, whose sheet (staff's or the owner's to read) gives the pool and Hunger.
 """
@@ -11,7 +11,7 @@ import re
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.engine import Roller, split_vs
 from storyteller_dice.rules.errors import DiceError
-from storyteller_dice.rules.v5_contest_odds import contest_odds
+from storyteller_dice.rules.v5.contest_odds import contest_odds
 
 from .. import contest_odds as shared
 from ..dice_base import split_comment, width_of

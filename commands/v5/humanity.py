@@ -1,5 +1,5 @@
 """
-+remorse and +frenzy: the V5 Humanity rolls (rules in `rules.v5_humanity`, rulings there).
++remorse and +frenzy: the V5 Humanity rolls (rules in `rules.v5.humanity`, rulings there).
 
 Both roll no Hunger dice and cannot be rerolled with Willpower. A Remorse test updates the
 sheet (Stains cleared, Humanity kept or one lower) before anyone is told. A frenzy test reads
@@ -7,11 +7,11 @@ the sheet (current Willpower, Humanity); a failed one marks the character as in 
 sheet (saved before anyone is told) until `+frenzy/end`.
 """
 
-from storyteller_dice.rules import v5_humanity, v5_sheet
+from storyteller_dice.rules.v5 import humanity as v5_humanity, sheet as v5_sheet
 from storyteller_dice.rules.display import MAX_COMMENT, escape, fitted, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
-from storyteller_dice.rules.v5_system import SYSTEM as V5
+from storyteller_dice.rules.v5.system import SYSTEM as V5
 
 from ..dice_base import (DiceCommand, announce, named_or_self, record_action, send, split_comment, tell_room,
                          tell_subject)

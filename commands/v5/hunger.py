@@ -4,12 +4,13 @@ Hunger only through Rouse checks; staff set it, slake it (feeding) and make Rous
 others. Every change is saved before anyone is told, and kept on the roll log.
 """
 
-from storyteller_dice.rules import v5, v5_rouse
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import rouse as v5_rouse
 from storyteller_dice.rules.display import escape, fitted, format_outcome
 from storyteller_dice.rules.engine import RollView
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
-from storyteller_dice.rules.v5_system import SYSTEM as V5
+from storyteller_dice.rules.v5.system import SYSTEM as V5
 
 from ..dice_base import (DiceCommand, announce, find_character, is_staff, named_or_self, record_action, tell_subject,
                          whole_number)
@@ -36,7 +37,7 @@ def _check_line(label, check):
     shown = RollView(system=V5.key, pool="", target="", groups=(), score=None, noun=("passed", "passed"),
                      outcome=V5.rouse_check_outcome(check))
     if check.cannot_rouse:
-        # At Hunger 5 no die is rolled (rules.v5_rouse): the line says so, not "None".
+        # At Hunger 5 no die is rolled (rules.v5.rouse): the line says so, not "None".
         return f"  {label}: no die  =>  {format_outcome(shown)}: {v5_rouse.CANNOT_ROUSE}"
     dice = str(check.face) + (f", Blood Potency reroll: {check.reroll}" if check.reroll is not None else "")
     after = f"Hunger stays {check.hunger_after}" if check.passed else f"Hunger rises to {check.hunger_after}"

@@ -1,12 +1,13 @@
 """
 +odds/reroll (the V5 wing's part of the shared +odds): for your last roll, the exact chances
-after each Willpower choice, before you commit (`rules.v5_odds.reroll_odds`).
+after each Willpower choice, before you commit (`rules.v5.exact_odds.reroll_odds`).
 """
 
-from storyteller_dice.rules import v5, v5_odds
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import exact_odds as v5_odds
 from storyteller_dice.rules.display import format_dice
 from storyteller_dice.rules.errors import DiceError
-from storyteller_dice.rules.v5_system import SYSTEM as V5
+from storyteller_dice.rules.v5.system import SYSTEM as V5
 
 from ..odds import percent
 from .willpower import rerollable_roll
@@ -19,7 +20,7 @@ NO_GAIN = "no gain (+willpower {name} spends nothing)"
 def format_strategies(result, judged_alone=True):
     """
     One line per Willpower choice for a roll on the table: which dice, then the chances. Each
-    strategy is what `+willpower` would do (`rules.v5_odds.willpower_choice`): `best` says
+    strategy is what `+willpower` would do (`rules.v5.exact_odds.willpower_choice`): `best` says
     "keep" when no reroll gains, and a strategy `+willpower` would refuse says so.
     """
     lines = []

@@ -3,7 +3,7 @@ The V5 wing's part of the shared +roll/+check (plugged in by `commands.v5.wing`)
 roll helpers its other commands share: the `<pool> [vs <difficulty>][/willpower]` split, the
 `hunger <n>` ending, the bestial failure rule, the dice the `/willpower` ending rerolls, and
 the +willpower window of an extended roll's latest roll (the extended rolls themselves are
-the shared `commands.extended`, with V5's rules in `rules.v5_extended`).
+the shared `commands.extended`, with V5's rules in `rules.v5.extended`).
 """
 
 import re

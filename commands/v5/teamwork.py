@@ -16,7 +16,8 @@ docs/v5.md, "Teamwork", has both and their rulings). Every line is drawn by the 
 import dataclasses
 import uuid
 
-from storyteller_dice.rules import v5, v5_contest, v5_sheet
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import contest as v5_contest, sheet as v5_sheet
 from storyteller_dice.rules.display import MAX_COMMENT, escape, format_dice, format_outcome
 from storyteller_dice.rules.engine import Outcome, RollRequest, plural
 from storyteller_dice.rules.errors import DiceError

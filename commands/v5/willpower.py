@@ -9,7 +9,8 @@ System's (`willpower_choice`, `willpower_dice`).
 
 import time
 
-from storyteller_dice.rules import v5, v5_odds
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import exact_odds as v5_odds
 from storyteller_dice.rules.display import PREFIX, PRIVATE_PREFIX, escape, wrap
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng

@@ -13,7 +13,8 @@ The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.d
 
 import dataclasses
 
-from storyteller_dice.rules import v5, v5_rouse
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import rouse as v5_rouse
 from storyteller_dice.rules.display import format_pool, format_reroll
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
@@ -103,7 +104,7 @@ After any roll, +willpower rerolls up to three regular dice and
     def after_roll(self, cmd, request, result, rng):
         if not request.option("willpower"):
             return result, None, lambda width: []
-        # An extended roll's step (`rules.v5_extended`) rerolls its failures even when it won.
+        # An extended roll's step (`rules.v5.extended`) rerolls its failures even when it won.
         picks, reason = willpower_picks(result, accumulating=bool(request.get("extended")))
         if not picks:
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]

@@ -2,7 +2,7 @@
 The Whalefall wing: what Whalefall adds to the shared commands, found by
 `commands.dice_base.dice_wing`.
 
-- +roll/+check/+odds need nothing of their own (`rules.whalefall_system` reads
+- +roll/+check/+odds need nothing of their own (`rules.whalefall.system` reads
   `athletics vs (5,2)`, `4d8 vs (5,2)`); the wing adds their help.
 - A failed check where a die met the face is flagged partial. **Ruling**: the flag is shown to
   everyone the roll is shown to (for a public roll, the room), as the outcome

@@ -30,10 +30,10 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .checks import check_faces, check_pool, is_int
-from .errors import DiceError
-from .pools import MAX_POOL
-from .randomness import roll_faces
+from ..checks import check_faces, check_pool, is_int
+from ..errors import DiceError
+from ..pools import MAX_POOL
+from ..randomness import roll_faces
 
 KEY = "whalefall"
 TITLE = "Whalefall"

@@ -49,12 +49,12 @@ import textwrap
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import whalefall
-from .engine import Example
-from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
+from .. import whalefall
+from ..engine import Example
+from ..engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
                      RollView, Sheet, SheetSection, System, plural, split_vs)
-from .errors import DiceError
-from .pools import TraitTable, build_pool, match_name, normalize
+from ..errors import DiceError
+from ..pools import TraitTable, build_pool, match_name, normalize
 
 MIN_LEVEL = 0
 MAX_LEVEL = 10

@@ -5,7 +5,7 @@ and the frenzy test. Neither rolls Hunger dice.
 **Remorse.** Made when a character has Stains (V5 core: at the end of the session). Pool:
 10 - Humanity - Stains (the unmarked Humanity boxes), at least 1 die. Stains may overflow
 the empty boxes (0-10 Stains, docs/v5.md: each one that does not fit is Aggravated
-Willpower damage and the character is Impaired, `rules.v5_sheet`); the test is then 1 die.
+Willpower damage and the character is Impaired, `rules.v5.sheet`); the test is then 1 die.
 **Ruling**: the Impaired -2 does not apply to the Remorse test, the test that ends it (its
 pool is at its minimum of 1 die anyway). Any success: Humanity is
 kept. No success: Humanity drops by 1. Either way the Stains are cleared. **Rulings**: no
@@ -28,10 +28,10 @@ successes. An Impaired character (Stains beyond Humanity) rolls it with the -2 o
 import re
 from dataclasses import dataclass, replace
 
-from . import v5
-from .engine import read_whole
-from .errors import DiceError
-from .randomness import roll_faces
+from .. import v5
+from ..engine import read_whole
+from ..errors import DiceError
+from ..randomness import roll_faces
 
 MAX_HUMANITY = 10
 MAX_WILLPOWER = 10
@@ -134,7 +134,7 @@ def _check_penalty(penalty):
 def frenzy_pool(willpower, humanity, penalty=0):
     """
     Dice for a frenzy test: current Willpower + Humanity / 3 (rounded down) - `penalty` (the
-    Impaired -2, `rules.v5_sheet.impairment`), at least 1.
+    Impaired -2, `rules.v5.sheet.impairment`), at least 1.
     """
     if not isinstance(willpower, int) or isinstance(willpower, bool) or not 0 <= willpower <= MAX_WILLPOWER:
         raise DiceError(f"Willpower is from 0 to {MAX_WILLPOWER}.")

@@ -1,7 +1,7 @@
 """
 Exact V5 odds (docs/v5.md): fresh rolls, Willpower rerolls and the `best` reroll.
 
-Everything is counted, never simulated. `rules.v5_dice.evaluate` only looks at a few facts about a
+Everything is counted, never simulated. `rules.v5.dice.evaluate` only looks at a few facts about a
 roll, so faces fall into categories that evaluate alike:
 
 - regular die: fail (1-5, 5 faces), success (6-9, 4 faces), ten (1 face);
@@ -30,8 +30,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from . import v5_dice
-from .errors import DiceError
+from . import dice as v5_dice
+from ..errors import DiceError
 
 KEYS = ("win", "critical", "messy_critical", "bestial_failure", "total_failure", "expected_successes")
 STRATEGIES = ("failures", "crits", "messy", "best")
@@ -322,7 +322,7 @@ def choose_reroll(result, strategy):
     The indexes of the regular dice a Willpower strategy rerolls (docs/v5.md).
 
     `best` is answered by the exact odds (`best_reroll`); `failures`, `crits` and `messy` are
-    the rules of thumb of `rules.v5_dice`. It sits with the odds, not with the dice, because
+    the rules of thumb of `rules.v5.dice`. It sits with the odds, not with the dice, because
     `best` is an odds question.
     """
     if strategy == "failures":

@@ -14,8 +14,8 @@ Pure Python, standard library only.
 
 from fractions import Fraction
 
-from . import dicecheck
-from .contest_odds import at_least, contest_figures
+from .. import dicecheck
+from ..contest_odds import at_least, contest_figures
 
 ACTIVE, OTHER = "active", "other"
 TIE_WINNER = ACTIVE  # rules.dicecheck's ruling: Hits >= TN succeeds

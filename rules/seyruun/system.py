@@ -86,14 +86,14 @@ import textwrap
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from . import seyruun
-from .display import BADGE, BADGE_CSS
-from .engine import Example, MarkLook
-from .engine import (CHANCE, CHOICE, DOUBLE, FAIL, FLAG, NUMBER, ONE, SUCCESS, TEN, Chance, DiceGroup, Die,
+from .. import seyruun
+from ..display import BADGE, BADGE_CSS
+from ..engine import Example, MarkLook
+from ..engine import (CHANCE, CHOICE, DOUBLE, FAIL, FLAG, NUMBER, ONE, SUCCESS, TEN, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller,
                      RollRequest, RollView, Sheet, SheetSection, System, plural, read_whole, split_vs)
-from .errors import DiceError, PoolError
-from .pools import TraitTable, match_name, normalize, parse as parse_terms
+from ..errors import DiceError, PoolError
+from ..pools import TraitTable, match_name, normalize, parse as parse_terms
 
 # ---------------------------------------------------------------- the sheet's traits
 

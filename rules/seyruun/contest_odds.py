@@ -11,10 +11,10 @@ tie goes whole to the side the Attributes give it.
 Pure Python, standard library only.
 """
 
-from . import seyruun
-from .checks import is_int
-from .contest_odds import contest_figures
-from .errors import DiceError
+from .. import seyruun
+from ..checks import is_int
+from ..contest_odds import contest_figures
+from ..errors import DiceError
 
 ATTACKER, DEFENDER = "attacker", "defender"
 

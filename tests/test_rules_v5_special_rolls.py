@@ -11,7 +11,8 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import v5, v5_contest, v5_humanity, v5_odds, v5_rouse, v5_sheet
+from rules import v5
+from rules.v5 import contest as v5_contest, humanity as v5_humanity, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
 from rules.errors import DiceError
 from rules.pools import Pool, PoolPart, build_pool
 from rules.randomness import FixedFaces

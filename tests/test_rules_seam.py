@@ -279,7 +279,7 @@ def test_register_replaces_a_configured_system(clean_registry):
 
 
 def test_unregister_forgets_the_configured_system(clean_registry):
-    from rules import v5_system
+    from rules.v5 import system as v5_system
 
     systems.unregister("never-registered")  # nothing to forget: no error
     systems.register(Toy())
@@ -295,15 +295,15 @@ def test_unregister_forgets_the_configured_system(clean_registry):
 
 
 def test_get_system_paths_without_an_attribute(monkeypatch):
-    from rules import v5_system
+    from rules.v5 import system as v5_system
 
-    monkeypatch.setattr(systems, "SYSTEMS", {"gone": "rules.no_such_system:SYSTEM", "plain": "rules.v5_system",
-                                             "bare": "rules.v5", "thing": "rules.v5_system:THING",
-                                             "v5": "rules.v5_system:SYSTEM"})
+    monkeypatch.setattr(systems, "SYSTEMS", {"gone": "rules.no_such_system:SYSTEM", "plain": "rules.v5.system",
+                                             "bare": "rules.v5", "thing": "rules.v5.system:THING",
+                                             "v5": "rules.v5.system:SYSTEM"})
     assert systems.get_system("plain") is v5_system.SYSTEM
     refused(lambda: systems.get_system("bare"), "The dice system 'bare' is not installed (rules.v5 has no SYSTEM).")
     refused(lambda: systems.get_system("thing"),
-            "The dice system 'thing' is not installed (rules.v5_system has no THING).")
+            "The dice system 'thing' is not installed (rules.v5.system has no THING).")
     # A broken entry before good ones does not hide them.
     assert systems.installed() == ("plain", "v5")
 

@@ -14,8 +14,8 @@ repeated rolls of one pool accumulate successes toward a target total.
 
 import dataclasses
 
-from . import v5
-from .extended import ExtendedRules, Step
+from .. import v5
+from ..extended import ExtendedRules, Step
 
 ROLL_DIFFICULTY = 1
 BESTIAL_NOTE = "bestial failure on this roll: the total is kept"

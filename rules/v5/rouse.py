@@ -38,10 +38,10 @@ drained and killed (`slake(..., killed=True)`, the command's `/kill`), when 0 is
 import re
 from dataclasses import dataclass
 
-from . import v5
-from .engine import read_whole
-from .errors import DiceError
-from .randomness import roll_faces
+from .. import v5
+from ..engine import read_whole
+from ..errors import DiceError
+from ..randomness import roll_faces
 
 MAX_CHECKS = 5
 MAX_POWER_LEVEL = 5

@@ -31,7 +31,7 @@ and further Aggravated levels the same night cost 5 blood points and 1 Willpower
 
 from dataclasses import dataclass
 
-from .errors import DiceError
+from ..errors import DiceError
 
 BASHING = "bashing"
 LETHAL = "lethal"

@@ -3,16 +3,16 @@ The V5 dice (docs/v5.md): counting, outcomes, rating-only rolls, Willpower rerol
 dice, the `/willpower` ending and the Blood Potency tables.
 
 The rules and the rulings are written out in `rules.v5`, the system's public face (the contract,
-docs/contract.md), which re-exports everything here together with the exact odds of `rules.v5_odds`.
+docs/contract.md), which re-exports everything here together with the exact odds of `rules.v5.exact_odds`.
 This module is the bottom of the V5 modules: it imports none of them, so the odds engine can
-build on it without a circle (`rules.v5` -> `rules.v5_odds` -> here).
+build on it without a circle (`rules.v5` -> `rules.v5.exact_odds` -> here).
 """
 
 from dataclasses import dataclass, replace
 
-from .errors import DiceError
-from .pools import MAX_POOL
-from .randomness import roll_faces
+from ..errors import DiceError
+from ..pools import MAX_POOL
+from ..randomness import roll_faces
 
 KEY = "v5"
 TITLE = "Vampire: The Masquerade 5th edition"

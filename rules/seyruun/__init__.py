@@ -56,11 +56,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 
-from .checks import is_int
-from .errors import DiceError
-from .extended import ExtendedRules, Step
-from .pools import MAX_POOL
-from .randomness import roll_faces
+from ..checks import is_int
+from ..errors import DiceError
+from ..extended import ExtendedRules, Step
+from ..pools import MAX_POOL
+from ..randomness import roll_faces
 
 KEY = "seyruun"
 TITLE = "Seyruun"

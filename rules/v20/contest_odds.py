@@ -13,8 +13,8 @@ Pure Python, standard library only.
 
 from typing import NamedTuple
 
-from . import v20
-from .contest_odds import contest_figures
+from .. import v20
+from ..contest_odds import contest_figures
 
 FIRST, SECOND = "first", "second"  # as rules.v20.resist names the winner; None: nobody
 TIE_WINNER = None  # docs/v20.md: equal nets, nobody wins

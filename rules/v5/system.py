@@ -1,6 +1,6 @@
 """
 V5 behind the seam (`rules.engine`): the `System` object the shared commands, the display and
-the roll log use. The rules themselves live in `rules.v5`, `rules.v5_odds` and `rules.v5_sheet`;
+the roll log use. The rules themselves live in `rules.v5`, `rules.v5.exact_odds` and `rules.v5.sheet`;
 this module only translates between them and the system-neutral shapes.
 
 Syntax: `+roll <pool> [vs <difficulty>]`, with the `/willpower` ending
@@ -40,14 +40,15 @@ import dataclasses
 import re
 from fractions import Fraction
 
-from . import v5, v5_contest, v5_contest_odds, v5_extended, v5_odds, v5_rouse, v5_sheet
-from .display import BADGE, BADGE_CSS, SUCCESS_CSS, SUCCESS_STYLE
-from .engine import Example, MarkLook
-from .engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
+from .. import v5
+from . import contest as v5_contest, contest_odds as v5_contest_odds, extended as v5_extended, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
+from ..display import BADGE, BADGE_CSS, SUCCESS_CSS, SUCCESS_STYLE
+from ..engine import Example, MarkLook
+from ..engine import (FLAG, HUNGER, NUMBER, ONE, SUCCESS, TEN, FAIL, REROLLED, Chance, DiceGroup, Die, OddsInput,
                      OddsView, Outcome, RollRequest, RollView, Sheet, SheetSection, System, read_whole, split_vs)
-from .display import escape
-from .errors import DiceError
-from .pools import build_pool, check_total
+from ..display import escape
+from ..errors import DiceError
+from ..pools import build_pool, check_total
 
 TONES = {
     "messy_critical": "mixed",
@@ -66,7 +67,7 @@ _WILLPOWER_ENDING = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
 
 
 class V5Sheet(Sheet):
-    """The V5 sheet of `rules.v5_sheet`."""
+    """The V5 sheet of `rules.v5.sheet`."""
 
     staff_only = frozenset({"hunger"})
     layout_flags = frozenset({"frenzy"})
@@ -395,7 +396,7 @@ never wins, not even at difficulty 0 (a total failure).
         return Outcome("passed", "passed", "good") if check.passed else Outcome("failed", "failed", "bad")
 
     def remorse_view(self, result):
-        """A Remorse test (`rules.v5_humanity.RemorseResult`): its dice and successes, and as its
+        """A Remorse test (`rules.v5.humanity.RemorseResult`): its dice and successes, and as its
         outcome the verdict (Humanity kept, lower, or lost to the Beast)."""
         if result.kept:
             outcome = Outcome("humanity_kept", f"Humanity kept at {result.humanity_after}", "good")
@@ -407,7 +408,7 @@ never wins, not even at difficulty 0 (a total failure).
         return dataclasses.replace(self._test_view(result.roll, False), pool=pool, outcome=outcome, notes=())
 
     def frenzy_view(self, result):
-        """A frenzy test (`rules.v5_humanity.FrenzyResult`): `Willpower 3 + Humanity 7 / 3 (2) - 2
+        """A frenzy test (`rules.v5.humanity.FrenzyResult`): `Willpower 3 + Humanity 7 / 3 (2) - 2
         Impaired = 3 (3 dice, no Hunger dice)`, vs the difficulty when one was stated."""
         penalty, total = result.penalty, result.willpower + result.humanity_dice - result.penalty
         pool = (f"Willpower {result.willpower} + Humanity {result.humanity} / 3 ({result.humanity_dice})"

@@ -1,7 +1,7 @@
 """
 Classic Storyteller (V20, docs/v20.md) behind the seam (`rules.engine`): the sheet
 and the `System` object the shared commands, the display and the roll log use. The counting
-lives in `rules.v20`, the health track in `rules.v20_health`; this module reads what players
+lives in `rules.v20`, the health track in `rules.v20.health`; this module reads what players
 type, applies what the sheet says (defaulting, wound penalties, Specialties) and translates
 results into the system-neutral shapes.
 
@@ -79,15 +79,16 @@ difficulty instead).
 from dataclasses import replace
 from fractions import Fraction
 
-from . import v20, v20_health
-from .display import DIRE_CSS, DIRE_STYLE
-from .engine import Example, MarkLook
-from .engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
+from .. import v20
+from . import health as v20_health
+from ..display import DIRE_CSS, DIRE_STYLE
+from ..engine import Example, MarkLook
+from ..engine import (CANCELLED, CANCELS, CHOICE, DOUBLE, FAIL, FLAG, ONE, SUCCESS, Chance, DiceGroup, Die,
                      OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet, SheetSection, System,
                      plural, read_whole, split_vs)
-from .errors import DiceError, PoolError
-from .pools import Pool, TraitTable, clean_specialty, match_name, normalize, parse
-from .pools import owned_specialty, term_part
+from ..errors import DiceError, PoolError
+from ..pools import Pool, TraitTable, clean_specialty, match_name, normalize, parse
+from ..pools import owned_specialty, term_part
 
 # ---------------------------------------------------------------- the sheet's traits
 

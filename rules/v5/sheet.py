@@ -26,8 +26,8 @@ Ranges (a value outside is refused with a message, never clamped on the way in):
 A Specialty needs at least one dot in its Skill.
 """
 
-from .errors import DiceError
-from .pools import TraitTable, clean_specialty, match_name, normalize
+from ..errors import DiceError
+from ..pools import TraitTable, clean_specialty, match_name, normalize
 
 ATTRIBUTES = {
     "physical": ("strength", "dexterity", "stamina"),

@@ -1,7 +1,7 @@
 """
 Exact V5 contest odds (docs/v5.md): who wins, how often it is a tie, and each side's critical,
 messy critical, bestial failure and total failure, as the game scores a contest
-(`rules.v5_contest.score_contest`).
+(`rules.v5.contest.score_contest`).
 
 A contest is two independent rolls at difficulty 0; the side with more successes wins, and a
 tie goes to the defender (docs/v5.md, `TIE_WINNER`). Each side's own result is judged against
@@ -41,9 +41,9 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from . import v5
-from .contest_odds import contest_figures
-from .v5_contest import ATTACKER, DEFENDER
+from .. import v5
+from ..contest_odds import contest_figures
+from .contest import ATTACKER, DEFENDER
 
 TIE_WINNER = DEFENDER  # docs/v5.md: on a tie the defender (the side challenged) wins
 
@@ -147,7 +147,7 @@ def contest_odds(attacker_pool, attacker_hunger, defender_pool, defender_hunger,
         attacker_wins_overall (= attacker_wins) and defender_wins_overall (defender_wins +
         tie: the tie is the defender's, `TIE_WINNER`); and for each side ("attacker_",
         "defender_") critical, messy_critical, bestial_failure and total_failure as
-        `rules.v5_contest.score_contest` judges that side.
+        `rules.v5.contest.score_contest` judges that side.
 
     Raises:
         DiceError: a pool, Hunger or bestial rule out of bounds.

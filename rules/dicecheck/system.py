@@ -57,7 +57,7 @@ Contests (`parse_contest`, for +odds/contest): `<your pool>:<their pool>`, where
 dice (`12d(6+)`, or a number: that many dice at 6+, as on the left; modifiers allowed) or one of
 a character's traits, named after it as the opposed check has it (`STR:STR Bob`,
 `Athletics (Grapple):Athletics (Grapple) Bob`; `resolve_target` reads their sheet). The figures
-are `rules.dicecheck_contest_odds`. **Ruling**: under /contest the right side is always a pool,
+are `rules.dicecheck.contest_odds`. **Ruling**: under /contest the right side is always a pool,
 never a TN (`STR:3` is Strength against 3 dice at 6+), and never a defence (a defence is a TN:
 plain +odds answers that).
 
@@ -72,13 +72,13 @@ import re
 import textwrap
 from dataclasses import dataclass, replace
 
-from . import dicecheck
-from .engine import Example
-from .engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
+from .. import dicecheck
+from ..engine import Example
+from ..engine import (FAIL, NUMBER, SUCCESS, Chance, DiceGroup, Die, OddsInput, OddsView, Outcome, RollRequest,
                      RollView, Sheet, SheetSection, System, plural)
-from .errors import DiceError, PoolError
-from .pools import TraitTable, match_name, normalize
-from .pools import clean_specialty
+from ..errors import DiceError, PoolError
+from ..pools import TraitTable, match_name, normalize
+from ..pools import clean_specialty
 
 ATTRIBUTES = {
     "body": (("strength", "STR"), ("dexterity", "DEX"), ("constitution", "CON")),

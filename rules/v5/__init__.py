@@ -37,16 +37,16 @@ why (rerolling failures on a win can only add a messy critical: [2,3,7]+[10] vs 
 19 times in 100).
 
 Rouse check: one die, 6+ passes; 1-5 raises Hunger by 1. At Hunger 5 no die is rolled (the
-Blood cannot be roused: `rules.v5_rouse`). Blood Potency may reroll a failed Rouse check once
+Blood cannot be roused: `rules.v5.rouse`). Blood Potency may reroll a failed Rouse check once
 for a power of level <= its rouse-reroll level.
 
-Where each piece lives: the counting, outcomes and rerolls of chosen dice in `rules.v5_dice`;
+Where each piece lives: the counting, outcomes and rerolls of chosen dice in `rules.v5.dice`;
 exact odds, the Willpower strategies (`choose_reroll`: `best` is an odds question) and whether a
-reroll is worth a point in `rules.v5_odds`, which builds on `rules.v5_dice`. This module only
+reroll is worth a point in `rules.v5.exact_odds`, which builds on `rules.v5.dice`. This module only
 gathers them under the contract's names, so nothing below it imports it back.
 """
 
-from .v5_dice import (  # noqa: F401 - re-exported: the contract and its callers use rules.v5
+from .dice import (  # noqa: F401 - re-exported: the contract and its callers use rules.v5
     apply_reroll, BESTIAL_RULES, check_bestial_rule, check_blood_potency, check_difficulty,
     check_faces, check_hunger, check_pool, choose_crits, choose_faces, choose_failures, choose_messy,
     count_successes, ENDING_ALL_HUNGER, ENDING_NO_FAILURES, ENDING_WON, evaluate, hunger_dice_for,
@@ -55,4 +55,4 @@ from .v5_dice import (  # noqa: F401 - re-exported: the contract and its callers
     REROLL_STRATEGIES, rescore, roll, rouse_reroll_level, ROUSE_REROLL_LEVELS, split_pool,
     SUCCESS_FACE, SURGE_DICE, surge_dice, TITLE, V5Result, willpower_ending, WillpowerDecision,
 )
-from .v5_odds import choose_reroll, odds  # noqa: F401
+from .exact_odds import choose_reroll, odds  # noqa: F401

@@ -1,5 +1,5 @@
 """
-Classic Storyteller, V20 style (docs/v20.md). Health lives in `rules.v20_health`.
+Classic Storyteller, V20 style (docs/v20.md). Health lives in `rules.v20.health`.
 
 Counting, for a roll of d10s against a difficulty (the face each die must reach, 2 to 10,
 default 6):
@@ -60,11 +60,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from .checks import is_int
-from .errors import DiceError
-from .extended import ExtendedRules, Step
-from .pools import MAX_POOL
-from .randomness import roll_faces
+from ..checks import is_int
+from ..errors import DiceError
+from ..extended import ExtendedRules, Step
+from ..pools import MAX_POOL
+from ..randomness import roll_faces
 
 KEY = "v20"
 TITLE = "Classic Storyteller (V20)"

@@ -43,8 +43,8 @@ then the defender's (each helper's, in order), regular dice before Hunger dice.
 
 from dataclasses import dataclass
 
-from . import v5
-from .errors import DiceError
+from .. import v5
+from ..errors import DiceError
 
 ATTACKER, DEFENDER = "attacker", "defender"
 MAX_HELPERS = 10
@@ -283,7 +283,7 @@ def pool_skill(pool, skills):
     The one Skill a `rules.pools.Pool` uses (canonical name), for the core reading.
 
     Args:
-        skills (iterable of str): the system's Skill names (`rules.v5_sheet.ALL_SKILLS`).
+        skills (iterable of str): the system's Skill names (`rules.v5.sheet.ALL_SKILLS`).
 
     Raises:
         DiceError: the pool has no Skill, or more than one.
