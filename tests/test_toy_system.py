@@ -3,8 +3,9 @@ A new system needs no edit of a shared file: the toy system of tests/toy_system/
 the test with `rules.systems.register` and removed after, played through the shared `+roll`,
 `+check`, `+odds`, `+sheet`, `+stat` and `+roll/verify` under `DICE_SYSTEM="coin"`.
 
-The toy, "Coin": one trait, Luck 0-5; a pool is coins (d2s), a 2 is a head (a success); the
-target is the number of heads needed (default 1). Its odds are counted exactly (binomial).
+The toy, "Coin": Luck 0-5 and Nerve 0-3 (its Willpower); a pool is coins (d2s), a 2 is a head
+(a success); the target is the number of heads needed (default 1). Its odds are counted exactly
+(binomial). Its contest, extended rolls and teamwork are played in tests/test_sixth_system.py.
 """
 
 from django.test import override_settings
@@ -44,13 +45,15 @@ class TestToySystem(EvenniaCommandTest):
             "Usage: +stat [<character>/]<trait>=<value> or +stat [<character>/]spec",
             "  <skill>=<specialty>",
         ])
-        self.assertEqual(self.char1.sheet_values, {"luck": 3})
+        self.call(CmdStat(), "nerve=4", "Nerve runs from 0 to 3, not 4.")
+        self.assertEqual(self.char1.sheet_values, {"luck": 3, "nerve": 3})
         out = self.call(CmdSheet(), "")
         self.assertEqual(out.split("\n"), [
             "============================ Char (not approved) =============================",
             "Traits",
             " Fortune",
             " Luck            3",
+            " Nerve           3",
             "==============================================================================",
         ])
 

@@ -1,15 +1,20 @@
 """
 A toy sixth dice system, "Coin", that lives here alone: the proof that a system plugs in with
-no edit of a shared file (tests/test_sixth_system.py; tests/test_toy_system.py plays its rolls).
+no edit of a shared file (tests/test_sixth_system.py plays all of it; tests/test_toy_system.py
+its rolls). Each part is the shape a real system gives it:
 
-- `system.py`: the rules, a `rules.engine.System` (what it declares: its sheet, its words, its
-  example roll, its tag, its die mark and that mark's looks);
-- `wing.py`: its wing (`commands.dice_base.Wing`): a command of its own, `+flip`, and its help;
+- `system.py`: the rules, a `rules.engine.System` (what it declares: its sheet with its
+  Willpower, its words, its example roll, its tag, its die mark and that mark's looks, its
+  extended-roll rules);
+- `extended.py`: those extended-roll rules (`rules.extended.ExtendedRules`);
+- `contest.py`: its `+contest` on the shared challenge flow (`commands.contest.ContestCommand`);
+- `teamwork.py`: its teamwork rules for the shared `+teamwork` (`commands.teamwork.TeamworkRules`);
+- `wing.py`: its wing (`commands.dice_base.Wing`): its commands (`+flip`, `+contest`,
+  `+teamwork`), `+odds/contest`, what `/lucky` spends, its help;
 - `help.py`: what its players read in the help (the guide of `help dice`, a topic of its own).
 
 What a host does to run it is `install()`: register the system and its wing, then set
-`DICE_SYSTEM = "coin"`. A further feature of the toy (a contest, an extended roll, teamwork) is
-a new file here, declared by the system or the wing.
+`DICE_SYSTEM = "coin"`.
 """
 
 KEY = "coin"

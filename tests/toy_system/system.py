@@ -1,7 +1,9 @@
 """
-The toy's rules: "Coin", one trait (Luck 0-5); a pool is coins (d2s), a 2 is a head (a
+The toy's rules: "Coin", two traits: Luck 0-5 (the coins a pool tosses) and Nerve 0-3 (its
+Willpower: points left, a spent point comes off). A pool is coins (d2s), a 2 is a head (a
 success, marked "crown", a mark of its own); the target is the number of heads needed (default
-1). Its odds are counted exactly (binomial).
+1). `/lucky` tosses one coin more (its wing spends 1 Nerve for it). Its odds are counted
+exactly (binomial). Its extended rolls are `extended.py`'s rules.
 """
 
 from dataclasses import dataclass
@@ -16,30 +18,45 @@ from storyteller_dice.rules.pools import TraitTable, build_pool, match_name
 from storyteller_dice.rules.randomness import roll_faces
 
 from . import KEY
+from .extended import EXTENDED
 
 CROWN = "crown"  # a head: the toy's own die mark
+LUCKY = "lucky"  # one coin more, for a point of Nerve
+RANGES = {"luck": 5, "nerve": 3}
 
 
 class CoinSheet(Sheet):
+    willpower_trait = "nerve"
+    willpower_step = -1  # Nerve is the points left: spending takes one off
+    no_willpower = "You have {left} Nerve left; that needs {need}."
+
     def defaults(self):
-        return {"luck": 0}
+        return {"luck": 0, "nerve": 3}
 
     def match(self, typed):
-        return match_name(typed, ("luck",))
+        return match_name(typed, tuple(RANGES))
 
     def check_value(self, trait, value, values):
-        if not 0 <= value <= 5:
-            raise DiceError(f"Luck runs from 0 to 5, not {value}.")
+        if not 0 <= value <= RANGES[trait]:
+            raise DiceError(f"{trait.title()} runs from 0 to {RANGES[trait]}, not {value}.")
         return value
 
     def traits(self, values, specialties):
         return TraitTable(values={"luck": values["luck"]}, specialties={}, aliases={}, specialty_traits=frozenset())
 
+    def state(self, values):
+        return {"willpower_left": values["nerve"]}
+
     def layout(self, values, specialties, flags=frozenset()):
-        return (SheetSection("columns", "Traits", rows=(("Fortune", (("Luck", values["luck"]),)),)),)
+        return (SheetSection("columns", "Traits", rows=(("Fortune", (("Luck", values["luck"]),
+                                                                    ("Nerve", values["nerve"]))),)),)
 
     def help(self):
-        return "  Luck 0-5: the coins you toss."
+        return "  Luck 0-5: the coins you toss. Nerve 0-3: spent on /lucky and team tosses."
+
+
+def heads(faces):
+    return sum(1 for face in faces if face == 2)
 
 
 @dataclass(frozen=True)
@@ -51,16 +68,27 @@ class CoinRoll:
 
     @property
     def heads(self):
-        return sum(1 for face in self.faces if face == 2)
+        return heads(self.faces)
+
+    @property
+    def successes(self):  # what an extended roll adds by default (`rules.extended.ExtendedRules.step`)
+        return self.heads
+
+
+def coin_dice(faces):
+    return tuple(Die(face, frozenset({SUCCESS, CROWN} if face == 2 else {FAIL})) for face in faces)
 
 
 class CoinSystem(System):
     key = KEY
     title = "Coin"
+    roll_switches = (LUCKY,)
     roll_usage = "+roll <pool> [vs <heads needed>] [# <comment>]"
     check_usage = "+check <number> [vs <heads needed>] [# <comment>]"
-    help = "Coin: toss coins; each 2 is a head, and the heads needed are the target (1 if none)."
+    help = ("Coin: toss coins; each 2 is a head, and the heads needed are the target (1 if none). "
+            "/lucky tosses one coin more for 1 Nerve.")
     sheet = CoinSheet()
+    extended = EXTENDED
     # What a system declares for the shared parts to serve it (`rules.engine.System`).
     blurb = "Coin: toss your Luck in coins and count the heads."
     slogan = "Heads, tails and an honest record"
@@ -75,8 +103,9 @@ class CoinSystem(System):
         pool = build_pool(pool_text, None if numbers_only or roller is None else roller.traits)
         needed = 1 if target is None else read_whole(
             target, "The heads needed must be a whole number from 1", check=self._needed)
-        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice, target=needed,
-                           target_given=target is not None)
+        lucky = LUCKY in switches
+        return RollRequest(system=self.key, text=text, pool=pool, dice=pool.dice + lucky, target=needed,
+                           target_given=target is not None, options=frozenset({LUCKY} if lucky else ()))
 
     @staticmethod
     def _needed(value):
@@ -89,12 +118,11 @@ class CoinSystem(System):
                         request.target_given)
 
     def view(self, result, request=None):
-        dice = tuple(Die(face, frozenset({SUCCESS, CROWN} if face == 2 else {FAIL})) for face in result.faces)
         won = result.heads >= result.needed
         outcome = Outcome("success", "success", "good") if won else Outcome("failure", "failure", "bad")
         return RollView(system=self.key, pool=f"{result.pool} ({len(result.faces)} coins)",
                         target=f"vs {result.needed}" if result.given else "",
-                        groups=(DiceGroup("Coins", dice, sides=2),), score=result.heads,
+                        groups=(DiceGroup("Coins", coin_dice(result.faces), sides=2),), score=result.heads,
                         noun=("head", "heads"), outcome=outcome)
 
     def odds(self, request, roller=None):
