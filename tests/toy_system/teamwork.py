@@ -42,8 +42,7 @@ class CoinTeamwork(teamwork.TeamworkRules):
         cmd.caller.spend_willpower()
         system, rng = dice_system(), get_rng()
         everyone = [(cmd.caller, team.terms["pool"])] + list(present)
-        tossed = [(member, system.roll(RollRequest(system.key, pool.describe(), pool, pool.dice), rng=rng))
-                  for member, pool in everyone]
+        tossed = [(member, system.roll(toss(system, pool), rng=rng)) for member, pool in everyone]
         lines = [f"{self.prefix} {escape(cmd.caller.key)}'s team toss"]
         for member, result in tossed:
             view = system.view(result)
@@ -56,6 +55,11 @@ class CoinTeamwork(teamwork.TeamworkRules):
 
     def help_text(self):
         return "Here each member tosses their own pool and the heads add up; the leader spends 1 Nerve a toss."
+
+
+def toss(system, pool):
+    """A member's own toss: their pool, one head needed (a team toss has no target of its own)."""
+    return RollRequest(system.key, pool.describe(), pool, pool.dice, target=1)
 
 
 def team_view(system, tossed, total):
