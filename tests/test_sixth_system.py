@@ -107,6 +107,14 @@ class TestSixthSystem(WordsChecks, EvenniaCommandTest):
         assert "+odds/contest <your pool> vs <their pool>" in self.help("+odds", cmdset)
         assert "the leader spends 1 Nerve a toss" in self.help("+teamwork", cmdset)
 
+    def test_its_help_entries_fit_one_page(self):
+        from tests import test_help_entries as entries  # the checks every installed system's entries pass
+
+        assert toy_system.KEY in systems.installed()
+        assert {entry["key"] for entry in entries.system_entries(toy_system.KEY)} == {"dice", "coins", "coin"}
+        entries.test_dice_entries_fit_one_page(None)
+        entries.test_no_stray_pipe(None)
+
     def test_a_system_may_name_its_wing_instead(self):
         from storyteller_dice.commands.dice_base import dice_wing, unregister_wing
         from tests.toy_system.system import CoinSystem

@@ -85,8 +85,8 @@ class CoinSystem(System):
     roll_switches = (LUCKY,)
     roll_usage = "+roll <pool> [vs <heads needed>] [# <comment>]"
     check_usage = "+check <number> [vs <heads needed>] [# <comment>]"
-    help = ("Coin: toss coins; each 2 is a head, and the heads needed are the target (1 if none). "
-            "/lucky tosses one coin more for 1 Nerve.")
+    help = ("Coin: toss coins; each 2 is a head, and the heads needed are the target\n"
+            "(1 if none). /lucky tosses one coin more for 1 Nerve.")
     sheet = CoinSheet()
     extended = EXTENDED
     # What a system declares for the shared parts to serve it (`rules.engine.System`).
