@@ -157,22 +157,16 @@ def test_the_shared_files_the_toy_had_to_touch_none():
         assert pathlib.Path(inspect.getfile(part)).resolve().parent == TOY, part
 
 
+@override_settings(DICE_SYSTEM=toy_system.KEY)
 class ToyTest(EvenniaCommandTest):
     """The toy installed and configured; Char has Luck 3 and Char2 Luck 2 (Nerve 3 each, the
-    default). Char and Char2 count as connected (a private line reaches them)."""
+    default)."""
 
     def setUp(self):
         self.addCleanup(toy_system.install())
-        patcher = override_settings(DICE_SYSTEM=toy_system.KEY)
-        patcher.enable()
-        self.addCleanup(patcher.disable)
         super().setUp()
         self.char1.set_trait("luck", 3)
         self.char2.set_trait("luck", 2)
-        online = mock.patch("storyteller_dice.commands.pending.connected",
-                            side_effect=lambda obj: obj in (self.char1, self.char2))
-        online.start()
-        self.addCleanup(online.stop)
 
     def do(self, cmd, args, faces=(), expected=None, **kwargs):
         """Run a command with exactly these coins (all must be used)."""
