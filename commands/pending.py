@@ -295,8 +295,8 @@ def at_server_start():
     """
     from evennia.utils.utils import delay
 
-    from . import contest  # imported here: it keeps its challenges through this module (a cycle)
-    from .dice_base import dice_wing
+    from . import contest, extended_upgrade  # imported here: they keep their state through this module (a cycle)
+    from .dice_base import dice_system, dice_wing
 
     try:
         contest.restore_challenges()
@@ -305,6 +305,12 @@ def at_server_start():
         from evennia.utils import logger
 
         logger.log_trace("restoring pending challenges")
+    try:
+        extended_upgrade.upgrade(dice_system().key)
+    except Exception:  # noqa: BLE001 - the server must start whatever an earlier version stored
+        from evennia.utils import logger
+
+        logger.log_trace("carrying over extended rolls kept by an earlier version")
     # The sessions are synced from the Portal right after the start hooks run.
     delay(1, tell_connected)
 

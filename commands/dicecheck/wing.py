@@ -91,6 +91,11 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         challenge.ask(cmd, target)
         return True
 
+    def at_server_start(self):
+        from . import challenge
+
+        challenge.upgrade_waiting_checks()
+
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
             return False
