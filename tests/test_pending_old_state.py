@@ -13,6 +13,8 @@ from django.test import override_settings
 from storyteller_dice.commands import extended, extended_upgrade, pending
 from storyteller_dice.commands.dicecheck import challenge
 from storyteller_dice.commands.rolls import CmdRoll
+from storyteller_dice.commands.v5.willpower import CmdWillpower
+from storyteller_dice.rules import v5
 
 from .table_helpers import TableTest
 from .test_cmd_dicecheck import DiceCheckTest
@@ -54,6 +56,24 @@ class TestV5(OldExtended):
         self.assertEqual((state.private, state.run, state.total, state.before, state.rolls), (True, "7-1764640000.5", 4, 3, 3))
         out = self.do(CmdRoll, "/extended", [2, 2, 2])
         self.assertTrue(out.startswith("[Private roll] Char continues an extended roll toward 5 (roll 4)"), out)
+
+    def test_its_latest_roll_can_still_be_rerolled_with_willpower(self):
+        run = f"{self.char1.id}-1764640000.123456"
+        self.old_v5(dict(self.STATE, pool="dex+athletics", target=10), run=run)
+        result = pending.to_plain(v5.evaluate([1, 2, 6], [3, 7], 1))
+        result["__dataclass__"] = "storyteller_dice.rules.v5_dice:V5Result"  # as that version named it
+        pending.save(self.char1, "last_roll", {  # as its +willpower kept the roll
+            "class": "storyteller_dice.commands.v5.rolls:ExtendedLastRoll",
+            "fields": {"result": result, "summary": "extended roll 1 of Dexterity 3 + Athletics 2 = 5 (5 dice), Hunger 2",
+                       "difficulty_given": False, "private": False, "receivers": [], "entry": None,
+                       "time": time.time() - 30, "caller": self.char1, "run": run, "number": 1}})
+        extended_upgrade.upgrade("v5")
+        self.do(CmdWillpower, "", [10, 10], {self.char2: "[Roll] Char spends Willpower to reroll: extended roll 1 of "
+                "Dexterity 3 +\n  Athletics 2 = 5 (5 dice), Hunger 2\n"
+                "  Willpower (failures): rerolled 1 2 -> 10 10\n"
+                "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
+                "  Extended: 6/10 after 1 roll."})
+        self.status("Your extended roll: dex+athletics toward 10: 6/10 after 1 roll.")
 
     def test_a_complete_one_still_shows(self):
         self.old_v5(dict(self.STATE, total=6, rolls=2, last=4, messy_criticals=1))
