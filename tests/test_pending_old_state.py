@@ -10,7 +10,7 @@ from unittest import mock
 
 from django.test import override_settings
 
-from storyteller_dice.commands import extended, extended_upgrade, pending
+from storyteller_dice.commands import contest, extended, extended_upgrade, pending
 from storyteller_dice.commands.dicecheck import challenge
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.commands.v5.willpower import CmdWillpower
@@ -102,7 +102,7 @@ class TestV5(OldExtended):
 
     def test_the_start_hook_carries_it_over(self):
         self.old_v5(self.STATE)
-        with mock.patch("evennia.utils.utils.delay"):
+        with mock.patch.object(pending, "delay"), mock.patch.object(contest, "delay"):
             pending.at_server_start()
         self.status("Your extended roll: dex toward 5: 2/5 after 1 roll.")
 
@@ -241,6 +241,6 @@ class TestDiceCheckWaitingCheck(DiceCheckTest):
 
     def test_the_wing_carries_them_over_at_start(self):
         self.old_check()
-        with mock.patch.object(challenge, "delay"), mock.patch("evennia.utils.utils.delay"):
+        with mock.patch.object(challenge, "delay"), mock.patch.object(pending, "delay"), mock.patch.object(contest, "delay"):
             pending.at_server_start()
         self.assertEqual(len(pending.pending_lines(self.char1)), 1)

@@ -38,6 +38,7 @@ from .. import pending
 from ..contest import (INCOMING, OUTGOING, Challenge, challenge_to, clear, expire_challenge, live, load_challenge,
                        make_challenge)
 from ..dice_base import COMMENT, dice_system, find_character, split_comment
+from ..rolls import CmdCheck, CmdRoll, split_shared
 
 
 def consented(cmd, target):
@@ -51,8 +52,6 @@ def waiting_target(cmd):
     answer), or None: no target, allowed, or refused on the usual path (no sheet, names on a
     public roll, an opposed damage check) with the usual words.
     """
-    from ..rolls import split_shared
-
     caller = cmd.caller
     args, names = split_shared(cmd.args)
     if names and "private" not in cmd.switches:
@@ -127,8 +126,6 @@ def _shown_to(args, who):
 
 def answer(cmd):
     """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
-    from ..rolls import CmdCheck, CmdRoll  # commands.rolls runs the wing, which imports this module
-
     challenger, held = _held_from(cmd, "answer")
     stored = held.pool
     roll = (CmdCheck if stored.get("numbers_only") else CmdRoll)()
