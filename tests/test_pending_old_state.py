@@ -18,6 +18,7 @@ from storyteller_dice.rules import v5
 
 from .table_helpers import TableTest
 from .test_cmd_dicecheck import DiceCheckTest
+from .test_cmd_seyruun import SeyruunTest
 
 
 def flat(text):
@@ -138,12 +139,7 @@ class TestV20(OldExtended):
         self.assertIn("  Extended: 4/9 after 2 rolls.", out)  # the 10 counts twice with the Specialty
 
 
-@override_settings(DICE_SYSTEM="seyruun")
-class TestSeyruun(OldExtended):
-    def setUp(self):
-        super(TableTest, self).setUp()
-        for trait, value in (("dexterity", 3), ("stealth", 2), ("composure", 2), ("resolve", 2)):
-            self.char1.set_trait(trait, value)
+class TestSeyruun(SeyruunTest, OldExtended):
 
     def old_seyruun(self, **progress):
         """As the Seyruun wing kept it: pending value `seyruun_extended`, its progress a dataclass."""
