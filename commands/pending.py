@@ -282,8 +282,9 @@ def tell_connected():
 def at_server_start():
     """
     Every start: expire the challenges whose time ran out while the server was down (both
-    sides told, or their notices kept), set the timers of the others again, and, once the
-    Portal has handed back the connected sessions, tell their characters what is pending.
+    sides told, or their notices kept), set the timers of the others again, carry extended rolls
+    left open by an earlier version into today's state (`commands.extended_upgrade`), and, once
+    the Portal has handed back the connected sessions, tell their characters what is pending.
     """
     # Imported here: commands.contest and commands.extended_upgrade import this module at their top (a cycle).
     from . import contest, extended_upgrade

@@ -93,6 +93,7 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         return True
 
     def at_server_start(self):
+        """Checks left waiting by an earlier version become challenges of today's flow."""
         challenge.upgrade_waiting_checks()
 
     def handle_odds(self, cmd):
