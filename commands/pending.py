@@ -29,7 +29,17 @@ as nothing), not deleted.
 import dataclasses
 import importlib
 
+import evennia
+from evennia.objects.models import ObjectDB
+from evennia.server.signals import SIGNAL_OBJECT_POST_PUPPET
+from evennia.utils import logger
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.utils import delay
+
+from storyteller_dice.typeclasses.characters import DiceCharacterMixin
 from storyteller_dice.typeclasses.stored import replace_value
+
+from .dice_base import dice_system, dice_wing
 
 PENDING = "dice_pending"
 NOTICES = "notices"
@@ -142,8 +152,6 @@ def load(obj, key):
     value = obj.attributes.get(key, category=PENDING)
     if value is None:
         return None
-    from evennia.utils.dbserialize import deserialize
-
     return deserialize(value)
 
 
@@ -165,8 +173,6 @@ def remove(obj, key):
 
 def holders(key):
     """Every object with the pending value `key` (for the sweep at server start)."""
-    from evennia.objects.models import ObjectDB
-
     return [obj for obj in ObjectDB.objects.get_by_attribute(key=key, category=PENDING)
             if load(obj, key) is not None]
 
@@ -217,13 +223,11 @@ def minutes(seconds):
 
 def pending_lines(character):
     """What is still pending for `character`, one line each (expired things are expired now)."""
-    # Imported here: commands.contest keeps its challenges through this module (a cycle).
-    from . import contest
-    from .dice_base import dice_wing
-    # Here, not at the top: commands.extended keeps its state through this module.
-    from .extended import pending_lines as extended_lines
+    # Imported here: commands.contest and commands.extended import this module at their top
+    # to keep their state (a cycle).
+    from . import contest, extended
 
-    return contest.pending_lines(character) + extended_lines(character) + list(dice_wing().pending_lines(character))
+    return contest.pending_lines(character) + extended.pending_lines(character) + list(dice_wing().pending_lines(character))
 
 
 def at_connect(character):
@@ -236,15 +240,11 @@ def at_connect(character):
 
 def _on_puppet(sender, **kwargs):
     """Evennia's SIGNAL_OBJECT_POST_PUPPET: `sender` was just puppeted (after its at_post_puppet)."""
-    from ..typeclasses.characters import DiceCharacterMixin
-
     if not isinstance(sender, DiceCharacterMixin):
         return
     try:
         at_connect(sender)
     except Exception:  # noqa: BLE001 - a notice must never stop anyone from playing
-        from evennia.utils import logger
-
         logger.log_trace(f"pending notices for {sender}")
 
 
@@ -255,21 +255,15 @@ def connect_puppet_hook():
     up into the commands, so the commands listen to Evennia's signal instead. Connecting
     again is harmless (one receiver per `dispatch_uid`).
     """
-    from evennia.server.signals import SIGNAL_OBJECT_POST_PUPPET
-
     SIGNAL_OBJECT_POST_PUPPET.connect(_on_puppet, dispatch_uid=PUPPET_HOOK)
 
 
 def disconnect_puppet_hook():
-    from evennia.server.signals import SIGNAL_OBJECT_POST_PUPPET
-
     SIGNAL_OBJECT_POST_PUPPET.disconnect(dispatch_uid=PUPPET_HOOK)
 
 
 def tell_connected():
     """After a reload: tell every connected character what is still pending for them."""
-    import evennia
-
     seen = set()
     for session in list(evennia.SESSION_HANDLER.values()):
         character = getattr(session, "puppet", None)
@@ -282,29 +276,28 @@ def tell_connected():
             if lines:
                 character.msg("\n".join(["The game was restarted; still pending for you:"] + lines))
         except Exception:  # noqa: BLE001 - one broken character must not stop the others
-            from evennia.utils import logger
-
             logger.log_trace(f"pending state of {character}")
 
 
 def at_server_start():
     """
     Every start: expire the challenges whose time ran out while the server was down (both
-    sides told, or their notices kept), set the timers of the others again, and, once the
-    Portal has handed back the connected sessions, tell their characters what is pending.
+    sides told, or their notices kept), set the timers of the others again, carry extended rolls
+    left open by an earlier version into today's state (`commands.extended_upgrade`), and, once
+    the Portal has handed back the connected sessions, tell their characters what is pending.
     """
-    from evennia.utils.utils import delay
-
-    from . import contest  # imported here: it keeps its challenges through this module (a cycle)
-    from .dice_base import dice_wing
+    # Imported here: commands.contest and commands.extended_upgrade import this module at their top (a cycle).
+    from . import contest, extended_upgrade
 
     try:
         contest.restore_challenges()
         dice_wing().at_server_start()
     except Exception:  # noqa: BLE001 - the server must start whatever is stored
-        from evennia.utils import logger
-
         logger.log_trace("restoring pending challenges")
+    try:
+        extended_upgrade.upgrade(dice_system().key)
+    except Exception:  # noqa: BLE001 - the server must start whatever an earlier version stored
+        logger.log_trace("carrying over extended rolls kept by an earlier version")
     # The sessions are synced from the Portal right after the start hooks run.
     delay(1, tell_connected)
 

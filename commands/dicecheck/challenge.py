@@ -20,15 +20,25 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
   then it expires and both are told), listed when either connects. One waits for a character
   at a time, and each player asks one at a time: asking again replaces your own waiting check.
 - `+odds` against another player's sheet has no answer to wait for, and is refused.
+- A check left waiting by an earlier version (the pending value `OLD_CHALLENGE` on the one
+  asked) is made a challenge of the shared flow at server start (`upgrade_waiting_checks`),
+  with the time it was asked: it can still be answered within its 5 minutes, and expires as
+  any other. One already out of time is dropped without a word, as that version dropped it;
+  one that does not read is dropped with a line in the server log.
 """
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
+from evennia.utils import logger
+from evennia.utils.utils import delay
+
 from .. import pending
-from ..contest import INCOMING, OUTGOING, clear, challenge_to, live, load_challenge, make_challenge
+from ..contest import (INCOMING, OUTGOING, Challenge, challenge_to, clear, expire_challenge, live, load_challenge,
+                       make_challenge)
 from ..dice_base import COMMENT, dice_system, find_character, split_comment
+from ..rolls import CmdCheck, CmdRoll, split_shared
 
 
 def consented(cmd, target):
@@ -42,8 +52,6 @@ def waiting_target(cmd):
     answer), or None: no target, allowed, or refused on the usual path (no sheet, names on a
     public roll, an opposed damage check) with the usual words.
     """
-    from ..rolls import split_shared
-
     caller = cmd.caller
     args, names = split_shared(cmd.args)
     if names and "private" not in cmd.switches:
@@ -63,6 +71,16 @@ def waiting_target(cmd):
     return target
 
 
+OLD_CHALLENGE = "dicecheck_challenge"  # where an earlier version kept the waiting check, on the one asked
+
+
+def _fields(caller, command, private):
+    """What the waiting check keeps besides its pool: how it is shown and answered."""
+    me = escape(caller.key)
+    return {"command": command, "key": "+roll", "description": escape(command, 120), "private": private,
+            "answer_hint": f"+roll/answer {me} or +roll/decline {me}"}
+
+
 def ask(cmd, target):
     """Keep the check as a challenge to `target` (replacing the caller's own waiting one) and tell both."""
     caller = cmd.caller
@@ -74,8 +92,7 @@ def ask(cmd, target):
     try:
         make_challenge(caller, target, {"args": cmd.args, "switches": list(cmd.switches),
                                         "numbers_only": bool(cmd.numbers_only)},
-                       command=typed, key="+roll", description=escape(typed, 120),
-                       private="private" in cmd.switches, answer_hint=f"+roll/answer {me} or +roll/decline {me}")
+                       **_fields(caller, typed, "private" in cmd.switches))
     except DiceError:
         raise DiceError(f"{name} has another check to answer; try again later.") from None
     cmd.msg(f"{name}'s sheet is their player's: your check is rolled when they answer it "
@@ -109,8 +126,6 @@ def _shown_to(args, who):
 
 def answer(cmd):
     """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
-    from ..rolls import CmdCheck, CmdRoll  # commands.rolls runs the wing, which imports this module
-
     challenger, held = _held_from(cmd, "answer")
     stored = held.pool
     roll = (CmdCheck if stored.get("numbers_only") else CmdRoll)()
@@ -128,3 +143,44 @@ def decline(cmd):
     challenger, held = _held_from(cmd, "decline")
     cmd.msg(f"You decline {escape(challenger.key)}'s check.")
     pending.notify(challenger, f"{escape(cmd.caller.key)} declines your check: {escape(held.command, 120)}")
+
+
+# ---------------------------------------------------------------- kept by an earlier version
+
+
+def _old_check(target, held):
+    """The challenge an earlier version's waiting check on `target` is today (KeyError,
+    TypeError, ValueError or AttributeError when it does not read)."""
+    challenger, switches = held["from"], [str(name) for name in held.get("switches") or ()]
+    command = str(held.get("command", ""))
+    pool = {"args": str(held.get("args", "")), "switches": switches, "numbers_only": bool(held.get("numbers_only"))}
+    return Challenge(challenger, target, pool, created=float(held["at"]),
+                     **_fields(challenger, command, "private" in switches))
+
+
+def upgrade_waiting_check(target):
+    """Carry `target`'s check kept by an earlier version into the shared flow; the old value goes
+    either way. Returns the challenge, or None (none, out of time, unreadable, or one waits already)."""
+    held = pending.load(target, OLD_CHALLENGE)
+    pending.remove(target, OLD_CHALLENGE)
+    if not held:
+        return None
+    try:
+        challenge = _old_check(target, held)
+        challenge.challenger.key  # noqa: B018 - a deleted character reads as None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        logger.log_warn(f"Dropped the check waiting for {target.key} (#{target.id}) kept by an earlier version: "
+                        f"it does not read: {held!r:.200}")
+        return None
+    if challenge.expired or live(load_challenge(target, INCOMING)) or live(load_challenge(challenge.challenger,
+                                                                                         OUTGOING)):
+        return None
+    challenge.save()
+    delay(challenge.seconds_left, expire_challenge, challenge)
+    return challenge
+
+
+def upgrade_waiting_checks():
+    """At server start: every check an earlier version left waiting, as a challenge of today's flow."""
+    return [challenge for target in pending.holders(OLD_CHALLENGE)
+            if (challenge := upgrade_waiting_check(target)) is not None]

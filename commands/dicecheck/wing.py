@@ -35,12 +35,15 @@ Rulings:
 """
 
 
+from storyteller_dice.rules.dicecheck import system as dicecheck_system
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
 from .. import pending
 from ..dice_base import Wing, dice_system, find_character, record_action
+from . import challenge
+from .contest_odds import contest_odds_command
 from .help import GUIDE, TOPICS
 
 NOT_YOURS = ("{name}'s sheet is their player's: give the TN as a number (like {example}), "
@@ -77,8 +80,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         super().__init__("dicecheck")
 
     def handle_roll(self, cmd):
-        from . import challenge
-
         if "answer" in cmd.switches:
             challenge.answer(cmd)
             return True
@@ -91,11 +92,13 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         challenge.ask(cmd, target)
         return True
 
+    def at_server_start(self):
+        """Checks left waiting by an earlier version become challenges of today's flow."""
+        challenge.upgrade_waiting_checks()
+
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
             return False
-        from .contest_odds import contest_odds_command
-
         contest_odds_command(cmd)
         return True
 
@@ -112,11 +115,9 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         target = find_character(caller, request.get("target_name"), room_only=True)
         if target == caller:
             raise DiceError("Name someone else: you cannot check against yourself.")
-        from .challenge import consented
-
         left = " ".join(str(request.text or "").split(":")[0].split()) or "STR"
         access.require(caller, target, NOT_YOURS.format(name=escape(target.key), example=escape(f"{left}:3")),
-                       consent=consented(cmd, target))
+                       consent=challenge.consented(cmd, target))
         if not hasattr(target, "roller"):
             raise DiceError(f"{escape(target.key)} has no sheet to roll against.")
         cmd.dicecheck_target = target
@@ -132,8 +133,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         if target is None:
             line = "  |wWounds|n: no target named, so none are applied."
             return result, None, lambda width: [line]
-        from storyteller_dice.rules.dicecheck import system as dicecheck_system
-
         before = target.sheet_values[dicecheck_system.WOUNDS]
         after = min(before + wounds, dicecheck_system.MAX_WOUNDS)
         cmd.dicecheck_wounds = (target, before, after, wounds)
@@ -146,8 +145,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         applied = getattr(cmd, "dicecheck_wounds", None)
         if not applied:
             return
-        from storyteller_dice.rules.dicecheck import system as dicecheck_system
-
         target, before, after, wounds = applied
         target.set_trait(dicecheck_system.WOUNDS, after)
         entry = getattr(receivers, "entry", None)

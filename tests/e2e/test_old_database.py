@@ -4,10 +4,12 @@ End to end: a game made before the dice system was a package starts and plays af
 The code of the last commit before the change (found in this checkout's history: the newest
 one whose pyproject.toml still said `packages = []` and whose code still imported the top-level
 `rules`) is exported with `git archive` and played first: two characters, a sheet set and
-approved, a public roll, a challenge left open. Then this checkout's game is started on the
-same database (after `evennia migrate`): the stored typeclass paths resolve, the sheet reads
-(values and approval, moved to the package's Attribute category by migration 0010), the old
-roll verifies, and the open challenge is answered.
+approved, a public roll, an extended roll left open, a challenge left open. Then this
+checkout's game is started on the same database (after `evennia migrate`): the stored typeclass
+paths resolve, the sheet reads (values and approval, moved to the package's Attribute category
+by migration 0010), the old roll verifies, the extended roll stands where it stood and rolls on
+(carried into today's state at the start, `commands.extended_upgrade`), and the open challenge
+is answered.
 
 Built from history rather than kept as a database file: the challenge's five minutes run on
 wall-clock time, so a stored database would hold only expired challenges; and the old code is
@@ -25,6 +27,7 @@ from .harness import REPO_DIR, on_throwaway_postgres
 from .test_install import CODE, HostServer
 
 pytestmark = pytest.mark.e2e
+EXTENDED = re.compile(r"Extended: (\d+)/10 after 1 roll")
 
 
 def git(*args):
@@ -86,6 +89,8 @@ def test_a_database_made_before_the_package_plays_after_it(old_tree, tmp_path):
         admin.command("+approve Anna", "Anna's sheet is approved.")
         anna.send("+roll str+brawl vs 2")
         code = CODE.search(anna.read_until(CODE, timeout=15)).group(1)
+        anna.send("+roll/extended str+brawl vs 10")  # 5 dice make at most 9 successes: it stays open
+        total = int(EXTENDED.search(anna.read_until(EXTENDED, timeout=15)).group(1))
         anna.command("+contest str+brawl vs Bruno", "Bruno answers with +contest/answer")
     finally:
         for client in clients:
@@ -102,6 +107,10 @@ def test_a_database_made_before_the_package_plays_after_it(old_tree, tmp_path):
         anna.command("+stat str=4", "Your sheet is approved; ask staff to change it.")
         anna.send("+roll str vs 1")
         assert "Strength 3" in anna.read_until(CODE, timeout=15)
+        anna.command("+roll/status", f"Your extended roll: str+brawl toward 10: {total}/10 after 1 roll.")
+        anna.send("+roll/extended")
+        rolled = anna.read_until(re.compile(r"Extended: \d+/10 after 2 rolls"), timeout=15)
+        assert "Anna continues an extended roll toward 10 (roll 2)" in rolled
         bruno.send(f"+roll/verify {code}")
         assert f"[Verify] Roll {code} (roll, public)" in bruno.read_until("(roll, public)", timeout=10)
         answered = bruno.command("+contest/answer 3", re.compile(r"=> .* wins"))
