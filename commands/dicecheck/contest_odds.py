@@ -10,6 +10,7 @@ TN); naming a character reads their sheet anywhere (staff, or your own character
 Focus counts only if they have it; the right side is a pool, never a TN; no other switch.
 """
 
+from storyteller_dice.rules.dicecheck.contest_odds import contest_odds
 from storyteller_dice.rules.display import escape
 
 from ..contest_odds import format_contest, odds_roller, only_contest, read_character, side_name
@@ -51,8 +52,6 @@ def format_odds(request, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is The Dice Check)."""
-    from storyteller_dice.rules.dicecheck.contest_odds import contest_odds
-
     cmd.usage = USAGE
     only_contest(cmd, rolled_by="an opposed +roll")
     request, character = contest_sides(cmd)

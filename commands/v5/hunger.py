@@ -12,10 +12,8 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5.system import SYSTEM as V5
 
-from ..dice_base import (DiceCommand, announce, find_character, is_staff, named_or_self, record_action, tell_subject,
-                         whole_number)
-from .character import has_sheet, hunger
-from .subject import not_rerollable, subject_with_sheet, who_makes
+from ..dice_base import DiceCommand, find_character, has_sheet, is_staff, named_or_self, record_action, whole_number
+from .character import announce_test, hunger, subject_with_sheet, who_makes
 
 PREFIX = "|w[Rouse]|n"
 
@@ -106,11 +104,8 @@ class CmdRouse(DiceCommand):
                         "hunger_before": result.hunger_before, "hunger_after": result.hunger_after,
                         "beast_demands_blood": result.beast_demands_blood},
         }
-        if target != caller:
-            record["subject"] = target
-        tell_subject(caller, target, text, announce(caller, text, record=record))
-        not_rerollable(caller, target, "A Rouse check is not rerolled with Willpower (Blood Potency rerolls "
-                       "it, for powers within its level).")
+        announce_test(caller, target, text, record, "A Rouse check is not rerolled with Willpower (Blood Potency "
+                      "rerolls it, for powers within its level).")
 
 
 class CmdHunger(DiceCommand):
