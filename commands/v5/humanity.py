@@ -8,7 +8,7 @@ sheet (saved before anyone is told) until `+frenzy/end`.
 """
 
 from storyteller_dice.rules.v5 import humanity as v5_humanity, sheet as v5_sheet
-from storyteller_dice.rules.display import MAX_COMMENT, escape, fitted, format_dice, format_outcome, format_pool
+from storyteller_dice.rules.display import comment_suffix, escape, fitted, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5.system import SYSTEM as V5
@@ -32,9 +32,7 @@ def _remorse_text(actor, subject, view, result):
 def _frenzy_text(actor, subject, view, result, comment):
     """The test's lines: the pool and the dice, then Impairment, then whether the Beast won."""
     header = f"{FRENZY_PREFIX} {who_makes(actor, subject, 'a frenzy test')}: {format_pool(view)}"
-    if comment:
-        header += f" # {escape(comment, MAX_COMMENT)}"
-    lines = [header, f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+    lines = [header + comment_suffix(comment), f"  {format_dice(view)}  =>  {format_outcome(view)}"]
     if result.penalty:
         lines.append(f"  {v5_sheet.IMPAIRED_NOTE}.")
     if result.resisted is True:

@@ -21,13 +21,11 @@ PREFIX = "|w[Rouse]|n"
 def _rouse_header(actor, subject, result):
     count = len(result.checks)
     header = f"{PREFIX} {who_makes(actor, subject, 'a Rouse check' if count == 1 else f'{count} Rouse checks')}"
-    if result.level is not None:
-        header += f" for a level {result.level} power"
-    header += f" (Hunger {result.hunger_before}"
-    if result.level is not None:
-        header += f"; Blood Potency {result.blood_potency}" + (
-            " rerolls a failure" if result.may_reroll else ": no reroll at this level")
-    return header + ")"
+    if result.level is None:
+        return f"{header} (Hunger {result.hunger_before})"
+    reroll = " rerolls a failure" if result.may_reroll else ": no reroll at this level"
+    return (f"{header} for a level {result.level} power (Hunger {result.hunger_before}; "
+            f"Blood Potency {result.blood_potency}{reroll})")
 
 
 def _check_line(label, check):

@@ -17,7 +17,7 @@ import dataclasses
 
 from storyteller_dice.rules import v5
 from storyteller_dice.rules.v5 import contest as v5_contest, sheet as v5_sheet
-from storyteller_dice.rules.display import MAX_COMMENT, escape, format_dice, format_outcome
+from storyteller_dice.rules.display import comment_suffix, escape, format_dice, format_outcome
 from storyteller_dice.rules.engine import Outcome, RollRequest, plural, split_vs
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import build_pool
@@ -32,11 +32,6 @@ SEED, CORE = "seed", "core"  # the V5_TEAMWORK readings (docs/v5.md)
 PREFIX = shared.PREFIX
 # The shared command and state, under the names the wing has always had.
 CmdTeamwork, Team, load_team, helping = shared.CmdTeamwork, shared.Team, shared.load_team, shared.helping
-
-
-def teamwork_rule():
-    """This game's teamwork reading: the V5 System's `teamwork_rule` (the V5_TEAMWORK setting)."""
-    return getattr(dice_system(), "teamwork_rule", SEED)
 
 
 def describe_pool(pool):
@@ -89,7 +84,7 @@ class V5Teamwork(shared.TeamworkRules):
 
     def help_text(self):
         readings = dice_system().teamwork_readings
-        name, how = readings.get(teamwork_rule(), readings[SEED])
+        name, how = readings.get(dice_system().teamwork_rule, readings[SEED])
         return f"In this game (teamwork reading: {name}):\n  {how}"
 
     def open(self, cmd, text):
@@ -104,12 +99,12 @@ class V5Teamwork(shared.TeamworkRules):
         if "=" in text:
             raise DiceError("To help someone, use +teamwork/join <leader>=<pool>.")
         pool = build_pool(text, cmd.caller.trait_table())
-        rule = teamwork_rule()
+        rule = dice_system().teamwork_rule  # the V5_TEAMWORK setting
         skill = v5_contest.pool_skill(pool, v5_sheet.ALL_SKILLS) if rule == CORE else ""
         return {"pool": pool, "difficulty": difficulty, "rule": rule, "skill": skill}, comment
 
     def opened(self, team):
-        line = super().opened(team) + (f" # {escape(team.comment, MAX_COMMENT)}" if team.comment else "")
+        line = super().opened(team) + comment_suffix(team.comment)
         leader = escape(team.leader.key)
         if team.terms.get("rule") == CORE:
             skill = escape(team.terms["skill"].title())
@@ -159,12 +154,7 @@ class V5Teamwork(shared.TeamworkRules):
     @staticmethod
     def header(cmd, team):
         vs = f", vs {team.terms['difficulty']}" if team.terms["difficulty"] is not None else ""
-        return f"{PREFIX} {escape(cmd.caller.key)}'s teamwork roll{vs}" + (
-            f" # {escape(team.comment, MAX_COMMENT)}" if team.comment else "")
-
-    @staticmethod
-    def absent_lines(absent):
-        return [f"  ({escape(name)} is no longer here and does not help.)" for name in absent]
+        return f"{PREFIX} {escape(cmd.caller.key)}'s teamwork roll{vs}{comment_suffix(team.comment)}"
 
     def roll_core(self, cmd, team, present, absent):
         """The core reading: the leader rolls once, +1 die per present helper with a dot."""
@@ -181,7 +171,7 @@ class V5Teamwork(shared.TeamworkRules):
         lines = [self.header(cmd, team), f"  {escape(caller.key)} leads: {lead}"]
         lines += [f"  {escape(helper.key)} helps: {escape(skill.title())} {count} "
                   f"({'+1 die' if count else 'no die: no dot'})" for (helper, _), count in zip(present, dots)]
-        lines += self.absent_lines(absent) + [f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+        lines += shared.absent_lines(absent) + [f"  {format_dice(view)}  =>  {format_outcome(view)}"]
         helpers = [{"name": helper.key, "dots": count, "dice": v5_contest.core_helper_dice(count)}
                    for (helper, _), count in zip(present, dots)]
         record = shared.base_record(cmd, team, view, dice_system().record(result, request_for(pool, dice, given)),
@@ -206,7 +196,7 @@ class V5Teamwork(shared.TeamworkRules):
         for index, ((member, _), view) in enumerate(zip(everyone, views)):
             lines += [f"  {escape(member.key)} {'helps' if index else 'leads'}: {escape(view.pool)}",
                       f"    {format_dice(view)}  =>  {escape(view.score_text)}"]
-        lines += self.absent_lines(absent) + [total_line(result, given)]
+        lines += shared.absent_lines(absent) + [total_line(result, given)]
         # The record: the leader's dice with the team's outcome, and each participant apart.
         total = dice_system().outcome_view(result, given, pool=views[0].pool, groups=views[0].groups)
         record = shared.base_record(

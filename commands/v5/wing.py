@@ -56,10 +56,6 @@ After any roll, +willpower rerolls up to three regular dice and
                 defender's), crits, messy criticals, bestial failures"""
 
     teamwork = TEAMWORK
-
-    def __init__(self):
-        super().__init__("v5")
-
     cmdset = V5CmdSet
 
     def handle_odds(self, cmd):
@@ -131,4 +127,4 @@ After any roll, +willpower rerolls up to three regular dice and
         return willpower.panel_actions(character)
 
 
-WING = V5Wing()
+WING = V5Wing("v5")
