@@ -21,8 +21,11 @@ from storyteller_dice.rules.display import without_control, wrap
 from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses.amp_batch import batched
+from storyteller_dice.typeclasses.audience import distinct
 # The host's Character typeclass: any class mixing in the sheet counts as a character.
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin as Character
+# The configured system lives below the commands (the typeclasses and the web pages use it too).
+from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: F401
 
 from . import panel
 
@@ -136,11 +139,6 @@ def has_sheet(obj):
 def is_staff(obj):
     """Builder or above (through the account when puppeted)."""
     return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
-
-
-# The configured system lives below the commands (the typeclasses and the web pages use it too).
-from storyteller_dice.typeclasses.audience import distinct  # noqa: E402
-from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- wings
