@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from evennia.utils.utils import delay
 
 from storyteller_dice.rules import contest as shared
-from storyteller_dice.rules.display import MAX_COMMENT, _fit, escape, format_dice, format_outcome, format_pool
+from storyteller_dice.rules.display import _fit, comment_suffix, escape, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
 
@@ -304,9 +304,7 @@ def draw_contest(outcome, comment="", private_to=None, width=80):
     """A rolled contest as the room sees it: the header, each side, the verdict (markup)."""
     prefix = PREFIX if private_to is None else PRIVATE_PREFIX
     header = f"{prefix} " + " vs ".join(escape(side.label) for side in outcome.sides)
-    if comment and escape(comment):
-        header += f" # {escape(comment, MAX_COMMENT)}"
-    lines = [header]
+    lines = [header + comment_suffix(comment)]
     for side in outcome.sides:
         lines += side_lines(side)
     lines.append(f"  => {outcome.verdict}")
@@ -426,9 +424,8 @@ class ContestCommand(DiceCommand):
         made = make_challenge(caller, defender, pool, command=self.raw_string.strip(), comment=comment,
                               key=self.key, description=description, private=self.private, answer_hint=hint)
         prefix = PRIVATE_PREFIX if made.private else PREFIX
-        text = f"{prefix} {escape(caller.key)} challenges {escape(defender.key)}: {description}"
-        if comment:
-            text += f" # {escape(comment, MAX_COMMENT)}"
+        text = (f"{prefix} {escape(caller.key)} challenges {escape(defender.key)}: {description}"
+                f"{comment_suffix(comment)}")
         text += f"\n  {escape(defender.key)} answers with {hint} (within {CHALLENGE_TIMEOUT // 60} minutes)."
         tell(caller, [defender], made.private, text)
         return made

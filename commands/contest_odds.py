@@ -12,6 +12,7 @@ from storyteller_dice.rules.contest_odds import contest_figures
 from storyteller_dice.rules.display import escape, shares, visible_len, wrap
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.typeclasses import access
 
 from .dice_base import find_character, refusal_text, split_comment, width_of
 from .odds import percent
@@ -22,8 +23,6 @@ NOT_YOURS = ("Only staff may read another player's character for contest odds; "
 
 def may_read(caller, character):
     """Staff, or the caller's own character (the same account): `typeclasses.access`."""
-    from storyteller_dice.typeclasses import access
-
     return access.may_use(caller, character)
 
 

@@ -11,14 +11,21 @@ lives here, and no system's words: a system's own commands and its extras to the
 import importlib
 import re
 
+from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
 
+from storyteller_dice.rolllog import api as rolllog_api
+from storyteller_dice.rules.display import MIN_WIDTH, append_code, fit_width, format_refusal, reported_number
+from storyteller_dice.rules.display import escape as _escape
+from storyteller_dice.rules.display import without_control, wrap
 from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
-
-from storyteller_dice.rules.display import escape as _escape
-from storyteller_dice.rules.display import without_control
-from storyteller_dice.rules.display import MIN_WIDTH, append_code, fit_width, reported_number
+from storyteller_dice.typeclasses.amp_batch import batched
+from storyteller_dice.typeclasses.audience import distinct
+# The host's Character typeclass: any class mixing in the sheet counts as a character.
+from storyteller_dice.typeclasses.characters import DiceCharacterMixin as Character
+# The configured system lives below the commands (the typeclasses and the web pages use it too).
+from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: F401
 
 from . import panel
 
@@ -84,8 +91,6 @@ class DiceCommand(MuxCommand):
 
     def refuse(self, message):
         """What was wrong, then the usage on a line of its own (`rules.display.format_refusal`)."""
-        from storyteller_dice.rules.display import format_refusal
-
         self.msg(format_refusal(message, self.usage or "", width=width_of(self.caller)))
 
     def run(self):
@@ -134,11 +139,6 @@ def has_sheet(obj):
 def is_staff(obj):
     """Builder or above (through the account when puppeted)."""
     return bool(obj) and obj.locks.check_lockstring(obj, f"staff:{STAFF_LOCK}")
-
-
-# The configured system lives below the commands (the typeclasses and the web pages use it too).
-from storyteller_dice.typeclasses.audience import distinct  # noqa: E402
-from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: E402,F401
 
 
 # ---------------------------------------------------------------- wings
@@ -292,11 +292,6 @@ def find_character(caller, name, room_only=False):
     Raises:
         DiceError: none, or more than one.
     """
-    from django.conf import settings
-
-    # The host's Character typeclass (any class mixing in the sheet counts as a character).
-    from ..typeclasses.characters import DiceCharacterMixin as Character
-
     host_character = settings.BASE_CHARACTER_TYPECLASS
     name = " ".join(name.split())
     if not name:
@@ -343,11 +338,12 @@ def tell_subject(caller, subject, text, receivers):
     """
     The character a roll was made for (staff rolling for them), when `announce` did not reach
     them (elsewhere, or a private roll): the same message at their own width, code and all.
-    `text` is the message or a callable width -> message; `receivers` what `announce` returned.
+    `text` is the message or a callable width -> message; `receivers` who were told (what
+    `announce` returned, or `send`'s list: no code).
     """
     if subject == caller or subject in receivers:
         return
-    code = receivers.code
+    code = getattr(receivers, "code", None)
     render = text if callable(text) else (lambda width: text)
     send([subject], render if code is None else (lambda width: append_code(render(width), code, width=width)),
          from_obj=caller)
@@ -378,8 +374,6 @@ def tell_not_shown(caller, characters):
     (nothing when everyone named was shown it)."""
     if not characters:
         return
-    from storyteller_dice.rules.display import wrap
-
     names = [_escape(obj.key) for obj in characters]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     caller.msg("\n".join(wrap(f"Not shown to {listed} (not connected).", width_of(caller))))
@@ -435,8 +429,6 @@ def send(receivers, text, from_obj=None):
     Returns:
         list: the receivers, once each, in order.
     """
-    from storyteller_dice.typeclasses.amp_batch import batched
-
     told = distinct(receivers)
     if callable(text) and not isinstance(text, PerWidth):
         text = PerWidth(text)
@@ -502,65 +494,73 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
     """
     Store a roll, then send it to its audience; return the receivers (see `Announced`).
 
-    Public: everyone in the room. Private: the roller, the characters it is shared with who
-    are connected, and staff in the room.
+    Public: everyone in the room. Private (or nowhere): the roller, the characters it is shared
+    with who are connected (`split_connected`), and staff in the room; the roller is told whom
+    it was not shown to.
 
-    `text` is the message, or a callable width -> message (each receiver gets it at their
-    client width; the log stores it at 80 columns, with the code).
+    `text` is the message, or a callable width -> message: each receiver gets it at their
+    client width, fitted per width once (`PerWidth`), with their own `+nospoof` tag added by
+    their `msg()`; the log stores it at 80 columns, with the code.
 
-    `record` (dict or None) describes the roll for the roll log (the "cmd"/"record" contract:
-    `kind`, `command`, `comment`, `system`, `view` (a RollView), `data` (`System.record`),
-    optional `initial`, `sides`, `verdict`, `subject`, `parent`, `details`, `summary`), or in
-    the older shape: keys such as `kind`
-    ("roll", "check", "rouse", ...), `command` (as typed), `pool` (a Pool or text with trait
-    values), `result` (a rules result: faces, difficulty, successes, outcome are read from it),
-    or `regular`, `hunger` (faces), `difficulty`, `outcome`, `summary`; `subject` (the
-    character rolled for, when staff roll for someone else), `parent` (the entry or code of
-    the roll this one changes: a willpower reroll, a contest answer). Full list:
-    `rolllog.api`. It is stored before anyone is told, and the text gets the entry's
-    verification code at the end of its last line (`[code ABCD2345]`).
+    `record` (dict or None) describes the roll for the roll log, in the one shape every roll
+    has (`rolllog.api` has the full list): `kind`, `command`, `comment`, `system`, `view` (the
+    system's `RollView` of what was shown), `data` (`System.record`), and as the roll needs them
+    `initial` (the view before a reroll), `sides`, `verdict`, `summary`, `subject` (the character
+    rolled for, when staff roll for someone else), `parent` (the entry or code of the roll this
+    one changes: a reroll, a contest answer) and `details`. It is stored before anyone is told,
+    and the text gets the entry's verification code at the end of its last line
+    (`[code ABCD2345]`).
 
     `keep` (callable receivers -> None, optional): state kept with a recorded roll (the
-    receivers' `entry` and `code` already set), written in the roll's own transaction.
+    receivers' `entry` and `code` already set), written in the roll's own transaction: one
+    commit for the roll and what it keeps.
     """
-    location = caller.location
-    if private or not location:
-        # Those named who are not played now are not shown it (`split_connected`); the
-        # record still keeps whom it was shared with.
-        shown, not_shown = split_connected([obj for obj in shared_with if obj is not None])
-        receivers = Announced(distinct([caller, *shown, *staff_in_room(caller)]))
+    private = private or not caller.location
+    receivers, not_shown = _audience(caller, private, shared_with)
+    if record is None:
+        out = text
+        receivers.text = text(DEFAULT_WIDTH) if callable(text) else text
     else:
-        receivers = Announced(room_audience(caller))
-    render = text if callable(text) else None
-    stored = render(DEFAULT_WIDTH) if render else text
-    if record is not None:
-        from storyteller_dice.rolllog import api as rolllog_api
-
-        def kept(entry):
-            receivers.entry, receivers.code = entry, entry.code
-            if keep is not None:
-                keep(receivers)
-
-        entry = rolllog_api.store_roll(caller, record, private=private or not location, receivers=receivers,
-                                       shared_with=shared_with, text=stored, keep=kept)
-        if render is not None:
-            from storyteller_dice.rules.display import append_code
-
-            code = entry.code
-            # The stored text is the roll drawn at 80 columns with its code: an 80-column
-            # screen gets exactly it, drawn once.
-            out = PerWidth(lambda width: append_code(render(width), code, width=width), {DEFAULT_WIDTH: entry.text})
-            stored = entry.text
-        else:
-            stored = out = entry.text
-    else:
-        out = render or stored
-    receivers.text = stored
+        out = _store(caller, receivers, text, record, private, shared_with, keep)
     send(receivers, out, from_obj=caller)
     panel.announced(receivers)
-    if private or not location:
+    if private:
         tell_not_shown(caller, not_shown)
     return receivers
+
+
+def _audience(caller, private, shared_with):
+    """(the receivers of a roll, the characters named in a private one who are not connected)."""
+    if not private:
+        return Announced(room_audience(caller)), []
+    # Those named who are not played now are not shown it (`split_connected`); the record
+    # still keeps whom it was shared with.
+    shown, not_shown = split_connected([obj for obj in shared_with if obj is not None])
+    return Announced(distinct([caller, *shown, *staff_in_room(caller)])), not_shown
+
+
+def _store(caller, receivers, text, record, private, shared_with, keep):
+    """
+    Store the roll before anyone is told (with `keep` in the same commit), setting the
+    receivers' `entry`, `code` and `text`; return what to send: the stored text, or for a text
+    drawn per width each width's drawing with the code.
+    """
+    render = text if callable(text) else None
+
+    def kept(entry):
+        receivers.entry, receivers.code = entry, entry.code
+        if keep is not None:
+            keep(receivers)
+
+    entry = rolllog_api.store_roll(caller, record, private=private, receivers=receivers, shared_with=shared_with,
+                                   text=render(DEFAULT_WIDTH) if render else text, keep=kept)
+    receivers.text = entry.text
+    if render is None:
+        return entry.text
+    code = entry.code
+    # The stored text is the roll drawn at 80 columns with its code: an 80-column screen gets
+    # exactly it, drawn once.
+    return PerWidth(lambda width: append_code(render(width), code, width=width), {DEFAULT_WIDTH: entry.text})
 
 
 def record_action(actor, subject, kind, description, **kwargs):
@@ -571,8 +571,6 @@ def record_action(actor, subject, kind, description, **kwargs):
     `command`, `private` (default True: the actor, the subject and staff may see it),
     `receivers`, `room`, `parent`, `details`, `text` (see `rolllog.api.record_action`).
     """
-    from storyteller_dice.rolllog import api as rolllog_api
-
     return rolllog_api.record_action(actor, subject, kind, description, **kwargs)
 
 

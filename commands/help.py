@@ -52,6 +52,7 @@ from evennia.commands.command import Command
 from evennia.commands.default.help import CmdHelp as _StockHelp
 from evennia.commands.default.help import HelpCategory
 from evennia.help.filehelp import FileHelpEntry
+from evennia.help.utils import LunrSearch
 
 from storyteller_dice.rules import systems
 
@@ -147,8 +148,6 @@ def bounded_query(query):
 
 def keep_indexes():
     """Put `_IndexCache` around Evennia's help index builder (once; Lunr loads on first use)."""
-    from evennia.help.utils import LunrSearch
-
     search = LunrSearch()
     if not isinstance(search.index, _IndexCache):
         search.index = _IndexCache(search.index)

@@ -14,11 +14,14 @@ views (`rules.display.format_reroll`).
 
 import importlib
 import time
+import uuid
 
-from storyteller_dice.rules.display import escape, format_dice, format_outcome, format_reroll
+from storyteller_dice.rules import extended as rules_extended
+from storyteller_dice.rules.display import escape, format_dice, format_outcome, format_pool, format_reroll
 from storyteller_dice.rules.engine import RollRequest
+from storyteller_dice.rules.errors import DiceError
 
-from . import pending
+from . import extended, pending
 from .dice_base import dice_system, staff_in_room
 
 LAST_ROLL = "last_roll"  # the Attribute (category commands.pending.PENDING)
@@ -26,6 +29,8 @@ UNWRAPPED = 10**6  # columns: lines drawn whole, fitted to each receiver when se
 # Where the kept rolls' classes lived before (kept values name their class; a roll kept over
 # the upgrade is still read).
 MOVED = {f"commands.{name}": f"commands.v5.{name}" for name in ("willpower", "rolls", "contest", "teamwork")}
+# Classes moved to this module since (`ExtendedLastRoll` was V5's; it is every system's now).
+MOVED_CLASSES = {("storyteller_dice.commands.v5.rolls", "ExtendedLastRoll"): "storyteller_dice.commands.last_roll"}
 
 
 def reroll_request(result, difficulty_given=True):
@@ -128,6 +133,7 @@ class LastRoll:
             module, _, name = data["class"].partition(":")
             module = MOVED.get(module, module)
             module = f"storyteller_dice.{module}" if module.startswith("commands.") else module
+            module = MOVED_CLASSES.get((module, name), module)
             if not module.startswith("storyteller_dice.commands."):
                 return None
             found = getattr(importlib.import_module(module), name)
@@ -190,3 +196,44 @@ def share_state(owner, last):
         if theirs is not None and theirs.shared_id == last.shared_id:
             theirs.state = last.state
             remember_roll(other, theirs)
+
+
+def remember_shared(rolls):
+    """Make each (character, LastRoll) of one contest or teamwork roll that character's last
+    roll, sharing their state: a reroll by one is written into the others' (`share_state`)."""
+    shared_id, sharers = uuid.uuid4().hex, [character for character, _ in rolls]
+    for character, last in rolls:
+        last.shared_id, last.sharers = shared_id, sharers
+        remember_roll(character, last)
+
+
+class ExtendedLastRoll(LastRoll):
+    """The latest roll of an extended roll (`commands.extended`): a reroll corrects the total."""
+
+    judged_alone = False
+
+    def __init__(self, caller, run, number, **kwargs):
+        super().__init__(**kwargs)
+        self.caller = caller
+        self.run = run
+        self.number = number
+
+    def check(self):
+        state = extended.load(self.caller)
+        if state is None or state.run != self.run or state.rolls != self.number:
+            raise DiceError("That extended roll was stopped or rolled again; its last roll can no longer be rerolled.")
+
+    def apply(self, new):
+        rules = dice_system().extended
+        step = rules.step(new)
+        state = rules_extended.correct_last(extended.load(self.caller), step)
+        extended.save(self.caller, state)
+        self.result = new
+        return [extended.progress_line(state, rules, step)]
+
+
+def remember_extended(cmd, state, result, view, record, receivers):
+    """An extended roll's latest roll, for a later reroll (`Wing.extended_keep`: in the roll's commit)."""
+    remember_roll(cmd.caller, ExtendedLastRoll(
+        cmd.caller, state.run, state.rolls, result=result, summary=f"extended roll {state.rolls} of {format_pool(view)}",
+        difficulty_given=False, private=state.private, record=record, entry=receivers.entry, receivers=receivers))

@@ -8,6 +8,7 @@ Every system's odds are fast enough for the game's single reactor thread at the 
 wing (`commands.dice_base.Wing`).
 """
 
+from storyteller_dice.rules.display import format_odds
 
 from .dice_base import system_and_wing, DiceCommand, dice_system, dice_wing, split_comment, width_of
 from .rolls import help_in_this_game
@@ -70,8 +71,6 @@ class CmdOdds(DiceCommand):
         return help_in_this_game(text, system, odds_usage(system), wing.odds_help)
 
     def run(self):
-        from storyteller_dice.rules.display import format_odds
-
         self.system = dice_system()
         if dice_wing(self.system).handle_odds(self):
             return

@@ -15,6 +15,7 @@ from storyteller_dice.rules.randomness import get_rng
 
 from .dice_base import (system_and_wing, COMMENT, DiceCommand, announce, dice_system, dice_wing, find_character,
                         split_comment, split_connected)
+from .rolllog import verify_roll
 
 SHARED_SWITCHES = ("private", "verify")
 # An extended roll's (`commands.extended`), in every system with extended-roll rules.
@@ -153,8 +154,6 @@ class CmdRoll(DiceCommand):
     def run(self):
         caller = self.caller
         if "verify" in self.switches:
-            from .rolllog import verify_roll
-
             verify_roll(caller, self.args)
             return
         if not hasattr(caller, "roller"):
@@ -162,7 +161,8 @@ class CmdRoll(DiceCommand):
         self.system = system = dice_system()
         wing = dice_wing(system)
         if system.extended is not None and set(EXTENDED_SWITCHES) & set(self.switches):
-            # Here, not at the top: commands.extended reads this module's audience helpers.
+            # Here, not at the top: commands.extended imports this module (its audience
+            # helpers), a cycle.
             from .extended import extended_roll
 
             extended_roll(self, wing)

@@ -233,6 +233,11 @@ def base_record(cmd, team, view, data, **details):
             "details": {"opened": team.command, **details}}
 
 
+def absent_lines(absent):
+    """The roll's note of each helper who left the room before it was rolled (they do not help)."""
+    return [f"  ({escape(name)} is no longer here and does not help.)" for name in absent]
+
+
 def tell_here(caller, text):
     """A line that is no roll, to the caller's room, fitted to each receiver's width."""
     tell_room(caller, lambda width: "\n".join(wrap(text, width)))

@@ -762,6 +762,12 @@ def format_pool(view):
     return text
 
 
+def comment_suffix(comment):
+    """A player's comment after a roll's header: ` # <comment>` (escaped, at most
+    `MAX_COMMENT` characters), or "" for none."""
+    return f" # {escape(comment, MAX_COMMENT)}" if comment and escape(comment) else ""
+
+
 def format_roll(view, name, verb="rolls", comment="", private_to=None, width=80, prefix=None):
     """
     What everyone in the audience sees of a roll, each line fitted to `width`.
@@ -782,8 +788,7 @@ def format_roll(view, name, verb="rolls", comment="", private_to=None, width=80,
     if prefix is None:
         prefix = PREFIX if private_to is None else PRIVATE_PREFIX
     header = f"{prefix} {escape(name)} {escape(verb)} {format_pool(view)}".rstrip()
-    if comment and escape(comment):
-        header += f" # {escape(comment, MAX_COMMENT)}"
+    header += comment_suffix(comment)
     lines = [header, f"  {format_dice(view)}  =>  {format_outcome(view)}"]
     if private_to is not None:
         lines.append("  (private: shown to " + ", ".join(escape(n) for n in private_to) + ")")

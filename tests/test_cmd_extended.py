@@ -1,10 +1,16 @@
 """+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
 
 from storyteller_dice.commands import extended, pending
+from storyteller_dice.commands.last_roll import LAST_ROLL
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
+
+# The Willpower reroll of `+roll/extended dex+athletics vs 10` rolled 1 2 6 3 7, then 10 10.
+REROLLED = ("[Roll] Char spends Willpower to reroll: extended roll 1 of Dexterity 3 +\n  Athletics 2 = 5 (5 dice), "
+            "Hunger 2\n  Willpower (failures): rerolled 1 2 -> 10 10\n"
+            "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n  Extended: 6/10 after 1 roll.")
 
 
 class TestExtended(TableTest):
@@ -95,11 +101,16 @@ class TestExtended(TableTest):
 
     def test_willpower_reroll_corrects_the_total(self):
         self.do(CmdRoll, "/extended dex+athletics vs 10", [1, 2, 6, 3, 7])
-        self.do(CmdWillpower, "", [10, 10], {self.char2: "[Roll] Char spends Willpower to reroll: extended roll 1 of "
-                "Dexterity 3 +\n  Athletics 2 = 5 (5 dice), Hunger 2\n"
-                "  Willpower (failures): rerolled 1 2 -> 10 10\n"
-                "  Dice: 10 10 6  Hunger: 3 7  =>  6 successes: critical success\n"
-                "  Extended: 6/10 after 1 roll."})
+        self.do(CmdWillpower, "", [10, 10], {self.char2: REROLLED})
+        self.assertEqual(self.state()["total"], 6)
+
+    def test_a_roll_kept_under_the_wings_old_class_name_still_corrects_the_total(self):
+        # Kept before the extended roll's kept roll became the shared commands.last_roll's.
+        self.do(CmdRoll, "/extended dex+athletics vs 10", [1, 2, 6, 3, 7])
+        kept = pending.load(self.char1, LAST_ROLL)
+        self.assertEqual(kept["class"], "storyteller_dice.commands.last_roll:ExtendedLastRoll")
+        pending.save(self.char1, LAST_ROLL, {**kept, "class": "storyteller_dice.commands.v5.rolls:ExtendedLastRoll"})
+        self.do(CmdWillpower, "", [10, 10], {self.char2: REROLLED})
         self.assertEqual(self.state()["total"], 6)
 
     def test_willpower_refused_once_the_extended_roll_moved_on(self):

@@ -120,6 +120,9 @@ class TestTeamwork(TableTest):
         self.refused(CmdTeamwork, "dex+sneak vs 2", "There is no trait called 'sneak'.")
         self.refused(CmdTeamwork, "dex vs hard", "The difficulty must be a whole number of successes, not 'hard'.")
         self.refused(CmdTeamwork, "dex vs 2/willpower", "Spend Willpower after the roll, with +willpower.")
+        # Read as +roll reads it (`rules.engine.split_vs`): a 'vs' with nothing before it.
+        self.refused(CmdTeamwork, "vs 3", "Say what to roll before 'vs'.")
+        self.refused(CmdTeamwork, "vs", "Say what to roll before 'vs'.")
         self.open()
         self.refused(CmdTeamwork, "dex vs 2", "You already lead a teamwork roll")
         self.refused(CmdTeamwork, "/join Char=dex", "You lead this teamwork roll; helpers join it.")

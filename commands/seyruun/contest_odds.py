@@ -15,6 +15,7 @@ import re
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.engine import split_vs
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.seyruun.contest_odds import contest_odds
 
 from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name, win_rows
 from ..dice_base import refusal_text, split_comment, width_of
@@ -87,8 +88,6 @@ def format_odds(mine, theirs, character, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is Seyruun)."""
-    from storyteller_dice.rules.seyruun.contest_odds import contest_odds
-
     cmd.usage = USAGE
     only_contest(cmd)
     mine, theirs, character = contest_sides(cmd)

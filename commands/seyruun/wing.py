@@ -33,6 +33,7 @@ The Seyruun wing: what Seyruun adds to the shared commands, found by
 from .cmdset import SeyruunCmdSet
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
+from .contest_odds import contest_odds_command
 from .common import LAST_ROLL, REROLL_REQUEST, can_pay, clear_state, load_state, pay, save_state
 from .reroll import pending_lines as reroll_lines, request_reroll, tell_withdrawn
 from .teamwork import RULES as TEAMWORK
@@ -82,8 +83,6 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
             return False
-        from .contest_odds import contest_odds_command
-
         contest_odds_command(cmd)
         return True
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.v20.contest_odds import contest_odds
 from storyteller_dice.rules.v20.system import describe as pool_text
 
 from ..contest_odds import format_contest, odds_roller, only_contest, parse_side, read_character, side_name
@@ -110,8 +111,6 @@ def format_odds(first, second, figures, width=80):
 
 def contest_odds_command(cmd):
     """Run +odds/contest (`cmd` is the +odds command; `cmd.system` is V20)."""
-    from storyteller_dice.rules.v20.contest_odds import contest_odds
-
     cmd.usage = USAGE
     only_contest(cmd)
     first, second = contest_sides(cmd)

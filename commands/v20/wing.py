@@ -23,6 +23,8 @@ from storyteller_dice.rules.v20 import system as v20_system
 from storyteller_dice.rules.errors import DiceError
 
 from .cmdset import V20CmdSet
+from .contest_odds import contest_odds_command
+from .rolls import multi_roll
 from ..dice_base import Wing
 from .help import GUIDE, TOPICS
 from . import character as v20_character
@@ -63,16 +65,12 @@ See also: help +damage, help +heal, help +contest."""
     def handle_roll(self, cmd):
         if "multi" not in cmd.switches:
             return False
-        from .rolls import multi_roll
-
         multi_roll(cmd)
         return True
 
     def handle_odds(self, cmd):
         if "contest" not in cmd.switches:
             return False
-        from .contest_odds import contest_odds_command
-
         contest_odds_command(cmd)
         return True
 

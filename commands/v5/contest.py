@@ -6,7 +6,6 @@ left side an NPC's Hunger; dice no character's are labelled with who set them: `
 """
 
 import re
-import uuid
 
 from storyteller_dice.rules.v5 import contest as v5_contest
 from storyteller_dice.rules.contest import Outcome
@@ -18,12 +17,13 @@ from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5.system import LABELS, TONES
 
 from ..contest import ContestCommand, rolled_side, set_by, show_contest, split_sides
-from ..dice_base import is_staff
+from ..dice_base import dice_system, is_staff
+from ..last_roll import LastRoll, NotRerollable, remember_roll, remember_shared, reroll_lines
 from .character import hunger
-from .rolls import bestial_rule, split_hunger
-from .willpower import LastRoll, NotRerollable, format_reroll_successes, remember_roll
+from .rolls import split_hunger
 
 ATTACKER, DEFENDER = v5_contest.ATTACKER, v5_contest.DEFENDER
+OTHER = {ATTACKER: DEFENDER, DEFENDER: ATTACKER}
 _NUMBERS = re.compile(r"^[\s+\-]*\d[\d\s+\-]*$")
 
 
@@ -58,7 +58,7 @@ class ContestLastRoll(LastRoll):
         before = self.state["contest"]
         contest = v5_contest.replace_side(before, self.side, new)
         self.state["contest"] = contest
-        other = DEFENDER if self.side == ATTACKER else ATTACKER
+        other = OTHER[self.side]
         old, now = before.side(other), contest.side(other)
         lines = []
         if v5_contest.notable(old) != v5_contest.notable(now):
@@ -67,18 +67,15 @@ class ContestLastRoll(LastRoll):
         return lines + [f"  => {v5_contest.verdict(contest, *(escape(self.state[k]) for k in (ATTACKER, DEFENDER)))}"]
 
     def format_reroll(self, before, after, label):
-        return format_reroll_successes(before, after, label, side_tag(after))
+        return reroll_lines(before, after, label, score_only=True, tag=side_tag(after))
 
 
 def remember_sides(state, sides, receivers, private):
     """Make the contest each rolling character's last roll (their own side)."""
-    shared_id, sharers = uuid.uuid4().hex, list(sides.values())
-    for side, character in sides.items():
-        other = state[DEFENDER if side == ATTACKER else ATTACKER]
-        last = ContestLastRoll(state, side, summary=f"their dice in the contest with {escape(other)}",
-                               difficulty_given=False, private=private, receivers=receivers, entry=receivers.entry)
-        last.shared_id, last.sharers = shared_id, sharers
-        remember_roll(character, last)
+    remember_shared([(character, ContestLastRoll(
+        state, side, summary=f"their dice in the contest with {escape(state[OTHER[side]])}",
+        difficulty_given=False, private=private, receivers=receivers, entry=receivers.entry))
+        for side, character in sides.items()])
 
 
 class CmdContest(ContestCommand):
@@ -134,7 +131,7 @@ class CmdContest(ContestCommand):
         theirs = (f"Opposition ({set_by(self.caller)})",) + opposition
         attacker, defender = (theirs, mine) if defend else (mine, theirs)
         contest = v5_contest.roll_contest(attacker[1].dice, attacker[2], defender[1].dice, defender[2],
-                                          rng=get_rng(), bestial_rule=bestial_rule())
+                                          rng=get_rng(), bestial_rule=dice_system().bestial_rule)
         receivers = show_contest(self, outcome(contest, attacker[:2], defender[:2]), comment, self.private)
         if mine[0] != self.caller.key:
             remember_roll(self.caller, NotRerollable(
@@ -160,7 +157,8 @@ class CmdContest(ContestCommand):
 
     def roll_contest(self, challenge, pool):
         self.rolled = v5_contest.roll_contest(challenge.pool.dice, hunger(challenge.challenger), pool.dice,
-                                              hunger(self.caller), rng=get_rng(), bestial_rule=bestial_rule())
+                                              hunger(self.caller), rng=get_rng(),
+                                              bestial_rule=dice_system().bestial_rule)
         return outcome(self.rolled, (challenge.challenger.key, challenge.pool), (self.caller.key, pool))
 
     def contested(self, challenge, outcome, receivers):

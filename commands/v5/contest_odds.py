@@ -5,7 +5,6 @@
 as dice is dice, else a character, whose sheet (staff's or the owner's to read) gives the pool and Hunger.
 """
 
-import dataclasses
 import re
 
 from storyteller_dice.rules.display import escape
@@ -15,7 +14,7 @@ from storyteller_dice.rules.v5.contest_odds import contest_odds
 
 from .. import contest_odds as shared
 from ..dice_base import split_comment, width_of
-from .rolls import split_hunger
+from .rolls import at_hunger, split_hunger
 
 USAGE = "+odds/contest <pool> [hunger <n>] vs <pool or character> [hunger <m>]"
 _WITH = re.compile(r"\s+with\s+", re.IGNORECASE)
@@ -25,9 +24,7 @@ SIDE_ROWS = (("critical win", "critical"), ("messy critical", "messy_critical"),
 
 def _side(system, text, roller):
     """(request, Hunger) for one side's text under `roller` (its sheet and Hunger)."""
-    text, level = split_hunger(text)
-    if level is not None:
-        roller = dataclasses.replace(roller, state={**roller.state, "hunger": level})
+    text, roller = at_hunger(text, roller)
     if not text:
         raise DiceError("Say the pool on each side of 'vs'.")
     request = system.parse(text, frozenset(), roller=roller)

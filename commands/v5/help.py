@@ -116,13 +116,11 @@ TOPICS = [
               +roll cha+dominate vs 3       Charisma + Dominate
               +roll wits+auspex vs 2        Wits + Auspex
 
-            Using a power usually costs a Rouse check first (help rouse):
-              +rouse                        one check
-              +rouse for 3                  for a level-3 power (Blood Potency
-                                            may let you reroll a failed check)
-              +rouse 2                      for powers that need two checks
-            A failed check raises Hunger by 1, so each power makes the next roll
-            hungrier. At Hunger 5 the Blood cannot be roused.
+            Using a power usually costs a Rouse check first (help rouse): +rouse
+            (one check), +rouse 2 (powers that need two), +rouse for 3 (a level-3
+            power: Blood Potency may let you reroll a failed check). A failed
+            check raises Hunger by 1, so each power makes the next roll hungrier.
+            At Hunger 5 the Blood cannot be roused.
 
             Which power does what, its cost and its pool are in the V5 core book;
             the Storyteller rules on anything unclear. Set dots with
@@ -134,31 +132,28 @@ TOPICS = [
         "aliases": ["contest rules", "opposed rolls"],
         "category": "Dice",
         "text": """
-            A contest (+contest) pits your pool against another's, both rolled at
-            once. Both sides roll their pools, each with its own Hunger dice, and
-            the side with more successes wins by the difference. A tie goes to
-            the defender (the side challenged) and is shown as a tie. The room
-            sees both rolls, the winner and the margin. 0 successes is a total
-            failure on either side, even when a tie at 0 goes to the defender.
+            A contest (+contest) pits your pool against another's. Each side
+            rolls with its own Hunger dice; more successes wins by the
+            difference, and a tie goes to the defender (the side challenged),
+            shown as a tie. The room sees both rolls, the winner and the margin.
+            0 successes is a total failure on either side, even in a tie at 0.
 
             Against a number of dice (NPC opposition the Storyteller gives you),
-            the opposition rolls with the Hunger you state (default 0). Such dice
-            are always labelled with who set them: 'Opposition (set by Bob)' when
-            a player rolled, 'Opposition (staff: Anna)' or 'NPC (staff: Anna)'
-            only when staff did, so no one can pass their dice off as staff
-            opposition. With /defend you are the defender (you win ties);
-            otherwise you are acting and the opposition defends.
+            the opposition rolls with the Hunger you state (default 0), always
+            labelled with who set it: 'Opposition (set by Bob)' when a player
+            rolled, 'Opposition (staff: Anna)' or 'NPC (staff: Anna)' only when
+            staff did, so no one passes their dice off as staff's. With /defend
+            you defend (you win ties); otherwise the opposition defends.
 
             Against a character here, your pool is checked now and rolled when
-            they answer (+contest/answer <pool>), within 5 minutes; both of you
-            are told if the challenge expires (told when you next connect, if
-            you are away). A challenge survives a server reload. Your side
-            always rolls with your own Hunger; only staff roll an NPC on the
-            left side with 'hunger <n>'.
+            they answer (+contest/answer <pool>) within 5 minutes; if it
+            expires, both of you are told (when you next connect, if away). A
+            challenge survives a server reload. Your side rolls with your own
+            Hunger; only staff roll an NPC on the left side with 'hunger <n>'.
 
-            Each side may reroll its own dice once with +willpower afterwards;
-            the room sees the new winner, and the other side's new outcome when
-            the reroll changed it (a bestial failure once it loses, say).
+            Each side may reroll its own dice once with +willpower; the room
+            sees the new winner, and the other side's new outcome when it
+            changed (a bestial failure once it loses, say).
 
             See also: help +contest, help willpower, help +odds.
         """,

@@ -8,15 +8,13 @@ sheet (saved before anyone is told) until `+frenzy/end`.
 """
 
 from storyteller_dice.rules.v5 import humanity as v5_humanity, sheet as v5_sheet
-from storyteller_dice.rules.display import MAX_COMMENT, escape, fitted, format_dice, format_outcome, format_pool
+from storyteller_dice.rules.display import comment_suffix, escape, fitted, format_dice, format_outcome, format_pool
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5.system import SYSTEM as V5
 
-from ..dice_base import (DiceCommand, announce, named_or_self, record_action, send, split_comment, tell_room,
-                         tell_subject)
-from .character import has_sheet, in_frenzy, set_frenzy, willpower_left
-from .subject import not_rerollable, subject_with_sheet, who_makes
+from ..dice_base import DiceCommand, has_sheet, named_or_self, record_action, split_comment, tell_room, tell_subject
+from .character import announce_test, in_frenzy, set_frenzy, subject_with_sheet, who_makes
 
 REMORSE_PREFIX = "|w[Remorse]|n"
 FRENZY_PREFIX = "|w[Frenzy]|n"
@@ -34,9 +32,7 @@ def _remorse_text(actor, subject, view, result):
 def _frenzy_text(actor, subject, view, result, comment):
     """The test's lines: the pool and the dice, then Impairment, then whether the Beast won."""
     header = f"{FRENZY_PREFIX} {who_makes(actor, subject, 'a frenzy test')}: {format_pool(view)}"
-    if comment:
-        header += f" # {escape(comment, MAX_COMMENT)}"
-    lines = [header, f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+    lines = [header + comment_suffix(comment), f"  {format_dice(view)}  =>  {format_outcome(view)}"]
     if result.penalty:
         lines.append(f"  {v5_sheet.IMPAIRED_NOTE}.")
     if result.resisted is True:
@@ -91,10 +87,7 @@ class CmdRemorse(DiceCommand):
             "details": {"humanity_before": humanity, "stains_before": stains,
                         "humanity_after": result.humanity_after},
         }
-        if target != caller:
-            record["subject"] = target
-        tell_subject(caller, target, text, announce(caller, text, record=record))
-        not_rerollable(caller, target, "A Remorse test is not rerolled with Willpower.")
+        announce_test(caller, target, text, record, "A Remorse test is not rerolled with Willpower.")
 
 
 class CmdFrenzy(DiceCommand):
@@ -139,7 +132,7 @@ class CmdFrenzy(DiceCommand):
         text, comment = split_comment(self.args)
         who, difficulty = v5_humanity.parse_frenzy(text)
         target = subject_with_sheet(caller, who, "frenzy tests", YOURSELF)
-        willpower, humanity = willpower_left(target), target.trait("humanity")
+        willpower, humanity = target.willpower_left(), target.trait("humanity")
         # Impaired (Stains beyond Humanity, docs/v5.md): -2 dice, as on every pool.
         penalty = v5_sheet.impairment(target.sheet_values)
         result = v5_humanity.roll_frenzy(willpower, humanity, difficulty, rng=get_rng(), penalty=penalty)
@@ -152,10 +145,7 @@ class CmdFrenzy(DiceCommand):
             "view": view, "data": V5.record(result.roll),
             "details": {"willpower": willpower, "humanity": humanity, "resisted": result.resisted},
         }
-        if target != caller:
-            record["subject"] = target
-        tell_subject(caller, target, text, announce(caller, text, record=record))
-        not_rerollable(caller, target, "A frenzy test is not rerolled with Willpower.")
+        announce_test(caller, target, text, record, "A frenzy test is not rerolled with Willpower.")
 
     def end_frenzy(self):
         caller = self.caller
@@ -171,6 +161,4 @@ class CmdFrenzy(DiceCommand):
             text += f" (ended by {escape(caller.key)})"
         record_action(caller, target, "frenzy_end", "frenzy ended", command=self.raw_string.strip(),
                       private=False, room=caller.location)
-        told = tell_room(caller, fitted(text))
-        if target not in told:
-            send([target], fitted(text), from_obj=caller)
+        tell_subject(caller, target, fitted(text), tell_room(caller, fitted(text)))

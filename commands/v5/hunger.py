@@ -12,10 +12,8 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 from storyteller_dice.rules.v5.system import SYSTEM as V5
 
-from ..dice_base import (DiceCommand, announce, find_character, is_staff, named_or_self, record_action, tell_subject,
-                         whole_number)
-from .character import has_sheet, hunger
-from .subject import not_rerollable, subject_with_sheet, who_makes
+from ..dice_base import DiceCommand, find_character, has_sheet, is_staff, named_or_self, record_action, whole_number
+from .character import announce_test, hunger, subject_with_sheet, who_makes
 
 PREFIX = "|w[Rouse]|n"
 
@@ -23,13 +21,11 @@ PREFIX = "|w[Rouse]|n"
 def _rouse_header(actor, subject, result):
     count = len(result.checks)
     header = f"{PREFIX} {who_makes(actor, subject, 'a Rouse check' if count == 1 else f'{count} Rouse checks')}"
-    if result.level is not None:
-        header += f" for a level {result.level} power"
-    header += f" (Hunger {result.hunger_before}"
-    if result.level is not None:
-        header += f"; Blood Potency {result.blood_potency}" + (
-            " rerolls a failure" if result.may_reroll else ": no reroll at this level")
-    return header + ")"
+    if result.level is None:
+        return f"{header} (Hunger {result.hunger_before})"
+    reroll = " rerolls a failure" if result.may_reroll else ": no reroll at this level"
+    return (f"{header} for a level {result.level} power (Hunger {result.hunger_before}; "
+            f"Blood Potency {result.blood_potency}{reroll})")
 
 
 def _check_line(label, check):
@@ -106,11 +102,8 @@ class CmdRouse(DiceCommand):
                         "hunger_before": result.hunger_before, "hunger_after": result.hunger_after,
                         "beast_demands_blood": result.beast_demands_blood},
         }
-        if target != caller:
-            record["subject"] = target
-        tell_subject(caller, target, text, announce(caller, text, record=record))
-        not_rerollable(caller, target, "A Rouse check is not rerolled with Willpower (Blood Potency rerolls "
-                       "it, for powers within its level).")
+        announce_test(caller, target, text, record, "A Rouse check is not rerolled with Willpower (Blood Potency "
+                      "rerolls it, for powers within its level).")
 
 
 class CmdHunger(DiceCommand):

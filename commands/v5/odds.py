@@ -31,12 +31,11 @@ def format_strategies(result, judged_alone=True):
         if not picks:
             lines.append(f"  {name:<9} (no dice to reroll)")
             continue
+        faces = " ".join(str(result.regular[i]) for i in picks)
         if refused:
-            faces = " ".join(str(result.regular[i]) for i in picks)
             lines.append(f"  {name:<9} " + (KEEP if name == "best" else f"reroll {faces}: " + NO_GAIN.format(name=name)))
             continue
         chances = v5_odds.reroll_odds(result, picks)
-        faces = " ".join(str(result.regular[i]) for i in picks)
         lines.append(
             f"  {name:<9} reroll {faces}: Win {percent(chances['win'])}  "
             f"Messy critical {percent(chances['messy_critical'])}  "

@@ -14,30 +14,24 @@ docs/v5.md, "Teamwork", has both and their rulings). Every line is drawn by the 
 """
 
 import dataclasses
-import uuid
 
 from storyteller_dice.rules import v5
 from storyteller_dice.rules.v5 import contest as v5_contest, sheet as v5_sheet
-from storyteller_dice.rules.display import MAX_COMMENT, escape, format_dice, format_outcome
-from storyteller_dice.rules.engine import Outcome, RollRequest, plural
+from storyteller_dice.rules.display import comment_suffix, escape, format_dice, format_outcome
+from storyteller_dice.rules.engine import Outcome, RollRequest, plural, split_vs
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import build_pool
 from storyteller_dice.rules.randomness import get_rng
+from storyteller_dice.rules.v5.system import split_willpower_ending
 
 from .. import teamwork as shared
-from ..dice_base import dice_system
-from .rolls import bestial_rule, split_roll_args
-from .willpower import LastRoll, audience, format_reroll_successes, remember_roll
+from ..dice_base import dice_system, split_comment, whole_number
+from ..last_roll import LastRoll, audience, remember_roll, remember_shared, reroll_lines
 
 SEED, CORE = "seed", "core"  # the V5_TEAMWORK readings (docs/v5.md)
 PREFIX = shared.PREFIX
 # The shared command and state, under the names the wing has always had.
 CmdTeamwork, Team, load_team, helping = shared.CmdTeamwork, shared.Team, shared.load_team, shared.helping
-
-
-def teamwork_rule():
-    """This game's teamwork reading: the V5 System's `teamwork_rule` (the V5_TEAMWORK setting)."""
-    return getattr(dice_system(), "teamwork_rule", SEED)
 
 
 def describe_pool(pool):
@@ -82,7 +76,7 @@ class TeamLastRoll(LastRoll):
         return [total_line(team, self.difficulty_given)]
 
     def format_reroll(self, before, after, label):
-        return format_reroll_successes(before, after, label)
+        return reroll_lines(before, after, label, score_only=True)
 
 
 class V5Teamwork(shared.TeamworkRules):
@@ -90,22 +84,27 @@ class V5Teamwork(shared.TeamworkRules):
 
     def help_text(self):
         readings = dice_system().teamwork_readings
-        name, how = readings.get(teamwork_rule(), readings[SEED])
+        name, how = readings.get(dice_system().teamwork_rule, readings[SEED])
         return f"In this game (teamwork reading: {name}):\n  {how}"
 
     def open(self, cmd, text):
-        text, difficulty, willpower, comment = split_roll_args(text)
+        text, comment = split_comment(text)
+        text, willpower = split_willpower_ending(text)
         if willpower:
             raise DiceError("Spend Willpower after the roll, with +willpower.")
+        text, difficulty = split_vs(text)
+        if difficulty is not None:
+            difficulty = whole_number(difficulty, "The difficulty must be a whole number of successes",
+                                      v5.check_difficulty)
         if "=" in text:
             raise DiceError("To help someone, use +teamwork/join <leader>=<pool>.")
         pool = build_pool(text, cmd.caller.trait_table())
-        rule = teamwork_rule()
+        rule = dice_system().teamwork_rule  # the V5_TEAMWORK setting
         skill = v5_contest.pool_skill(pool, v5_sheet.ALL_SKILLS) if rule == CORE else ""
         return {"pool": pool, "difficulty": difficulty, "rule": rule, "skill": skill}, comment
 
     def opened(self, team):
-        line = super().opened(team) + (f" # {escape(team.comment, MAX_COMMENT)}" if team.comment else "")
+        line = super().opened(team) + comment_suffix(team.comment)
         leader = escape(team.leader.key)
         if team.terms.get("rule") == CORE:
             skill = escape(team.terms["skill"].title())
@@ -155,12 +154,7 @@ class V5Teamwork(shared.TeamworkRules):
     @staticmethod
     def header(cmd, team):
         vs = f", vs {team.terms['difficulty']}" if team.terms["difficulty"] is not None else ""
-        return f"{PREFIX} {escape(cmd.caller.key)}'s teamwork roll{vs}" + (
-            f" # {escape(team.comment, MAX_COMMENT)}" if team.comment else "")
-
-    @staticmethod
-    def absent_lines(absent):
-        return [f"  ({escape(name)} is no longer here and does not help.)" for name in absent]
+        return f"{PREFIX} {escape(cmd.caller.key)}'s teamwork roll{vs}{comment_suffix(team.comment)}"
 
     def roll_core(self, cmd, team, present, absent):
         """The core reading: the leader rolls once, +1 die per present helper with a dot."""
@@ -170,14 +164,14 @@ class V5Teamwork(shared.TeamworkRules):
         dice = v5_contest.core_team_pool(pool.dice, dots)
         hunger = cmd.traits_of(caller).state.get("hunger", 0)
         result = v5.roll(dice, hunger, team.terms["difficulty"] if given else 1, rng=get_rng(),
-                         bestial_rule=bestial_rule())
+                         bestial_rule=dice_system().bestial_rule)
         view = view_of(pool, result, given)
         lead = (f"{escape(pool.describe())} +{dice - pool.dice} teamwork ({plural(dice, 'die', 'dice')}), "
                 f"Hunger {hunger}")
         lines = [self.header(cmd, team), f"  {escape(caller.key)} leads: {lead}"]
         lines += [f"  {escape(helper.key)} helps: {escape(skill.title())} {count} "
                   f"({'+1 die' if count else 'no die: no dot'})" for (helper, _), count in zip(present, dots)]
-        lines += self.absent_lines(absent) + [f"  {format_dice(view)}  =>  {format_outcome(view)}"]
+        lines += shared.absent_lines(absent) + [f"  {format_dice(view)}  =>  {format_outcome(view)}"]
         helpers = [{"name": helper.key, "dots": count, "dice": v5_contest.core_helper_dice(count)}
                    for (helper, _), count in zip(present, dots)]
         record = shared.base_record(cmd, team, view, dice_system().record(result, request_for(pool, dice, given)),
@@ -196,13 +190,13 @@ class V5Teamwork(shared.TeamworkRules):
         hungers = [cmd.traits_of(member).state.get("hunger", 0) for member, _ in everyone]
         result = v5_contest.roll_teamwork(
             (pool.dice, hungers[0]), [(part.dice, hunger) for (_, part), hunger in zip(present, hungers[1:])],
-            team.terms["difficulty"] if given else 1, rng=get_rng(), bestial_rule=bestial_rule())
+            team.terms["difficulty"] if given else 1, rng=get_rng(), bestial_rule=dice_system().bestial_rule)
         views = [view_of(part, rolled, False) for (_, part), rolled in zip(everyone, result.participants)]
         lines = [self.header(cmd, team)]
         for index, ((member, _), view) in enumerate(zip(everyone, views)):
             lines += [f"  {escape(member.key)} {'helps' if index else 'leads'}: {escape(view.pool)}",
                       f"    {format_dice(view)}  =>  {escape(view.score_text)}"]
-        lines += self.absent_lines(absent) + [total_line(result, given)]
+        lines += shared.absent_lines(absent) + [total_line(result, given)]
         # The record: the leader's dice with the team's outcome, and each participant apart.
         total = dice_system().outcome_view(result, given, pool=views[0].pool, groups=views[0].groups)
         record = shared.base_record(
@@ -218,14 +212,11 @@ class V5Teamwork(shared.TeamworkRules):
     @staticmethod
     def remember_seed(caller, everyone, result, given, receivers):
         """Each participant may +willpower their own dice; a reroll works the total out again."""
-        state, shared_id = {"team": result}, uuid.uuid4().hex
-        for index, character in enumerate(everyone):
-            summary = ("their dice in their teamwork roll" if index == 0
-                       else f"their dice in {escape(caller.key)}'s teamwork roll")
-            last = TeamLastRoll(state, index, summary=summary, difficulty_given=given, private=False,
-                                receivers=receivers, entry=getattr(receivers, "entry", None))
-            last.shared_id, last.sharers = shared_id, everyone
-            remember_roll(character, last)
+        state, whose = {"team": result}, ["their"] + [f"{escape(caller.key)}'s"] * (len(everyone) - 1)
+        remember_shared([(character, TeamLastRoll(
+            state, index, summary=f"their dice in {whose[index]} teamwork roll", difficulty_given=given,
+            private=False, receivers=receivers, entry=getattr(receivers, "entry", None)))
+            for index, character in enumerate(everyone)])
 
 
 RULES = V5Teamwork()

@@ -17,16 +17,9 @@ from storyteller_dice.rules.randomness import get_rng
 
 from .. import pending
 from ..dice_base import DiceCommand, announce, dice_system, has_sheet, width_of
-# LAST_ROLL, LastRoll, NotRerollable, audience: imported from here by the wing's other rolls.
-from ..last_roll import (LAST_ROLL, LastRoll, NotRerollable, audience, last_roll, remember_roll,  # noqa: F401
-                         reroll_lines, reroll_request, share_state, views)
+from ..last_roll import last_roll, remember_roll, reroll_request, share_state, views
 
 REROLL_WINDOW = 600  # seconds: a Willpower reroll follows the roll it changes
-
-
-def format_reroll_successes(before, after, label, tag=""):
-    """A reroll shown with successes only (a contest side, a teamwork participant)."""
-    return reroll_lines(before, after, label, score_only=True, tag=tag)
 
 
 def pending_lines(character):

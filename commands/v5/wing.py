@@ -22,12 +22,13 @@ from storyteller_dice.rules.randomness import get_rng
 from . import willpower
 from .. import teamwork as shared_teamwork
 from ..dice_base import Wing
+from ..last_roll import LastRoll, remember_extended, remember_roll
 from .help import GUIDE, TOPICS
-from .character import in_frenzy, spend_willpower
+from .character import in_frenzy
 from .cmdset import V5CmdSet
 from .contest_odds import contest_odds_command
 from .odds import reroll_advice
-from .rolls import remember_extended, split_hunger, willpower_picks
+from .rolls import at_hunger
 from .teamwork import RULES as TEAMWORK
 
 
@@ -55,27 +56,18 @@ After any roll, +willpower rerolls up to three regular dice and
                 defender's), crits, messy criticals, bestial failures"""
 
     teamwork = TEAMWORK
-
-    def __init__(self):
-        super().__init__("v5")
-
     cmdset = V5CmdSet
 
     def handle_odds(self, cmd):
-        if "contest" in cmd.switches:
-            contest_odds_command(cmd)
-        elif "reroll" in cmd.switches:
-            reroll_advice(cmd)
-        else:
-            return False
-        return True
+        run = next((run for switch, run in (("contest", contest_odds_command), ("reroll", reroll_advice))
+                    if switch in cmd.switches), None)
+        if run is not None:
+            run(cmd)
+        return run is not None
 
     def prepare_odds(self, cmd, text, roller):
         """`+odds <pool> ... hunger <n>`: the odds at another Hunger than the caller's."""
-        text, level = split_hunger(text)
-        if level is not None:
-            roller = dataclasses.replace(roller, state={**roller.state, "hunger": level})
-        return text, roller
+        return at_hunger(text, roller)
 
     def before_odds(self, cmd, request, roller):
         if request.option("willpower"):
@@ -105,10 +97,10 @@ After any roll, +willpower rerolls up to three regular dice and
         if not request.option("willpower"):
             return result, None, lambda width: []
         # An extended roll's step (`rules.v5.extended`) rerolls its failures even when it won.
-        picks, reason = willpower_picks(result, accumulating=bool(request.get("extended")))
+        picks, reason = v5.ending_picks(result, accumulating=bool(request.get("extended")))
         if not picks:
             return result, None, lambda width: [f"  |wWillpower|n: {reason}"]
-        spend_willpower(cmd.caller)
+        cmd.caller.spend_willpower()
         rerolled = v5.reroll(result, picks, rng=rng)
         system = cmd.system
         before, after = system.view(result, request), system.view(rerolled, request)
@@ -116,7 +108,7 @@ After any roll, +willpower rerolls up to three regular dice and
 
     def keep(self, cmd, request, result, record, receivers):
         """The +willpower window, in the roll's own commit."""
-        willpower.remember_roll(cmd.caller, willpower.LastRoll(
+        remember_roll(cmd.caller, LastRoll(
             result=result, summary=format_pool(record["view"]), difficulty_given=request.target_given,
             private=cmd.private, record=record, entry=receivers.entry, receivers=receivers))
 
@@ -135,4 +127,4 @@ After any roll, +willpower rerolls up to three regular dice and
         return willpower.panel_actions(character)
 
 
-WING = V5Wing()
+WING = V5Wing("v5")

@@ -47,7 +47,9 @@ of a failure with no die at the face, and how many dice meet it."""
 
     @property
     def cmdset(self):
-        # Imported here: the cmdset's commands import this module (a cycle).
+        # Imported here (start order): the cmdset's module subclasses `evennia.CmdSet`, which is
+        # None until Evennia is initialised, and this module may be imported before that (a
+        # test importing `WING` when it is collected).
         from .cmdset import WhalefallCmdSet
 
         return WhalefallCmdSet

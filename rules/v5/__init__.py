@@ -48,7 +48,7 @@ gathers them under the contract's names, so nothing below it imports it back.
 
 from .dice import (  # noqa: F401 - re-exported: the contract and its callers use rules.v5
     apply_reroll, BESTIAL_RULES, check_bestial_rule, check_blood_potency, check_difficulty,
-    check_faces, check_hunger, check_pool, choose_crits, choose_faces, choose_failures, choose_messy,
+    check_faces, check_hunger, check_pool, choose_crits, choose_faces, choose_failures, choose_messy, ending_picks,
     count_successes, ENDING_ALL_HUNGER, ENDING_NO_FAILURES, ENDING_WON, evaluate, hunger_dice_for,
     is_rating_only, KEY, margin_grade, MAX_BLOOD_POTENCY, MAX_DIFFICULTY, MAX_HUNGER, MAX_REROLL,
     Outcome, OUTCOME_LABELS, RATING_ONLY_REFUSAL, RATING_ONLY_TRAITS, reroll, reroll_refusal,

@@ -387,6 +387,19 @@ def willpower_ending(result):
     return WillpowerDecision(True, picks, "The roll did not win: Willpower rerolls the regular dice under 6.")
 
 
+def ending_picks(result, accumulating=False):
+    """
+    (the dice the `/willpower` ending rerolls, why none when none): `willpower_ending`'s, or for
+    a roll that adds to a total (`accumulating`: an extended roll's step) the failures all the
+    same, since "it already wins" (at difficulty 1) is no reason to keep such a roll.
+    """
+    if accumulating:
+        picks = choose_failures(result)
+        return picks, "" if picks else ENDING_NO_FAILURES
+    decision = willpower_ending(result)
+    return (decision.indexes if decision.reroll else ()), decision.reason
+
+
 # ---------------------------------------------------------------- rouse checks
 
 ROUSE_REROLL_LEVELS = (0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5)  # by Blood Potency 0-10

@@ -66,6 +66,12 @@ LABELS = dict(v5.OUTCOME_LABELS, success="success")
 _WILLPOWER_ENDING = re.compile(r"/\s*(?:willpower|wp)\s*$", re.IGNORECASE)
 
 
+def split_willpower_ending(text):
+    """`dex+stealth vs 3/willpower` -> ("dex+stealth vs 3", True); no ending -> (text, False)."""
+    ending = _WILLPOWER_ENDING.search(text)
+    return (text[: ending.start()].strip(), True) if ending else (text, False)
+
+
 class V5Sheet(Sheet):
     """The V5 sheet of `rules.v5.sheet`."""
 
@@ -214,13 +220,8 @@ never wins, not even at difficulty 0 (a total failure).
     # -- rolling
 
     def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
-        options = set()
-        ending = _WILLPOWER_ENDING.search(text)
-        if ending:
-            options.add("willpower")
-            text = text[: ending.start()].strip()
-        if "willpower" in switches:
-            options.add("willpower")
+        text, ending = split_willpower_ending(text)
+        options = {"willpower"} if ending or "willpower" in switches else set()
         pool_text, target_text = split_vs(text)
         difficulty = None
         if target_text is not None:
