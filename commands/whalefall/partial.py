@@ -14,6 +14,8 @@ Rulings:
   roll was shown to and staff.
 """
 
+from evennia.objects.models import ObjectDB
+
 from storyteller_dice.rolllog import api, display
 from storyteller_dice.rules.display import append_code, escape, wrap
 from storyteller_dice.rules.errors import DiceError
@@ -76,7 +78,9 @@ class CmdPartial(DiceCommand):
 
         owner = entry.subject or entry.character
         owner_name = entry.subject_name or entry.character_name
-        audience = [caller] + [obj for obj in entry.receivers.all() if obj != caller]
+        # Who was shown the roll: a public roll keeps them in its own row (`shown_ids`).
+        shown = ObjectDB.objects.filter(id__in=entry.shown_ids()).order_by("id")
+        audience = [caller] + [obj for obj in shown if obj != caller]
         colour = "|g" if ruling == "success" else "|r"
         text = (f"|w[Partial]|n {escape(caller.key)} rules {escape(owner_name)}'s check ({entry.code}) "
                 f"a {colour}partial {ruling}|n.")
