@@ -63,6 +63,7 @@ million entries; any further filter (a code, a character) is counted by the data
 before. Entries written around `save()` (bulk inserts, raw SQL) need `rolllog.listing.rebuild()`.
 """
 
+import contextlib
 import datetime
 import json
 from collections import Counter
@@ -80,7 +81,7 @@ from storyteller_dice.typeclasses.audience import distinct
 from . import codes, listing
 from .access import account_of as _account_of, is_staff, own_character_ids  # noqa: F401 - the interface
 from .fairness import add_to_tally, face_rows
-from .counting import insert_object, insert_rows
+from .counting import inserted_first, insert_object, insert_rows
 from .models import DayCount, RollEntry, RollFace
 
 
@@ -287,7 +288,9 @@ def _store(entry, text, listeners, keep=None):
     Save a new entry with its code, its receivers and every count kept of it, in one
     transaction and a fixed number of statements whatever the audience (a roll seen by 50
     costs what a roll seen by one does): the entry, its receivers (one insert), then each
-    count in one statement of its own (`_count_day`, `_count_reach`, `_count_faces`).
+    count in one statement of its own (`_count_day`, `_count_reach`, `_count_faces`). On
+    PostgreSQL a public entry and its counts are sent in one execute (`inserted_first`): the
+    Server waits on one round trip for them, where it waited on one a statement.
 
     The entry (`counting.insert_object`) and its receivers (in bulk) are inserted around
     `save()` and the many-to-many `set()` (a select, an insert and a signal per call), and
@@ -302,12 +305,14 @@ def _store(entry, text, listeners, keep=None):
     entry.receiver_ids = None if by_row else shown
 
     def write(entry):
-        insert_object(entry)
-        if by_row:
-            _insert_receivers(entry, shown)
-        _count_day(entry)
-        _count_reach(entry, shown)
-        _count_faces(entry)
+        # A private entry's participants (`listing.reach`) go through the ORM, which needs
+        # the entry's id as a number: its statements are sent one by one.
+        with (contextlib.nullcontext(insert_object(entry)) if by_row else inserted_first(entry)):
+            if by_row:
+                _insert_receivers(entry, shown)
+            _count_day(entry)
+            _count_reach(entry, shown)
+            _count_faces(entry)
         if keep is not None:
             keep(entry)
 

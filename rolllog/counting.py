@@ -8,9 +8,18 @@ and PostgreSQL alike:
 
 Django's `bulk_create(update_conflicts=True)` can only replace the stored count with the new
 one, not add to it. The key columns must carry a unique constraint (the conflict target).
+
+On PostgreSQL a row and what is written with it can go to the server in one execute
+(`inserted_first`): the Server waits on the database once for them, not once a statement.
 """
 
+import contextlib
+import threading
+
 from django.db import connections, router
+
+# {database alias: [(sql, params), ...]}: the statements `inserted_first` is holding.
+_HELD = threading.local()
 
 MAX_PARAMETERS = 999  # bound parameters per statement: the lowest limit of any SQLite
 
@@ -45,17 +54,16 @@ def add_counts(model, keys, counter, using=None):
     adapt = [(lambda value, field=field: field.get_db_prep_value(value, connection)) for field in fields]
     holders = "(" + ", ".join(["%s"] * (len(keys) + 1)) + ")"
     size = rows_per_statement(len(keys) + 1)
-    with connection.cursor() as cursor:
-        for start in range(0, len(items), size):
-            chunk = items[start:start + size]
-            params = []
-            for key, number in chunk:
-                params.extend(convert(value) for convert, value in zip(adapt, key))
-                params.append(number)
-            cursor.execute(
-                f"INSERT INTO {table} ({', '.join(columns)}, {count}) VALUES {', '.join([holders] * len(chunk))} "
-                f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET {count} = {table}.{count} + excluded.{count}",
-                params)
+    for start in range(0, len(items), size):
+        chunk = items[start:start + size]
+        params = []
+        for key, number in chunk:
+            params.extend(convert(value) for convert, value in zip(adapt, key))
+            params.append(number)
+        _execute(connection,
+                 f"INSERT INTO {table} ({', '.join(columns)}, {count}) VALUES {', '.join([holders] * len(chunk))} "
+                 f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET {count} = {table}.{count} + excluded.{count}",
+                 params)
 
 
 def insert_rows(model, columns, rows, using=None):
@@ -69,14 +77,24 @@ def insert_rows(model, columns, rows, using=None):
         return
     connection, table, fields, quoted = _table(model, columns, using)
     names = ", ".join(quoted)
-    holders = "(" + ", ".join(["%s"] * len(columns)) + ")"
     size = rows_per_statement(len(columns))
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), size):
-            chunk = rows[start:start + size]
-            cursor.execute(f"INSERT INTO {table} ({names}) VALUES {', '.join([holders] * len(chunk))}",
-                           [field.get_db_prep_save(value, connection) for row in chunk
-                            for field, value in zip(fields, row)])
+    for start in range(0, len(rows), size):
+        holders, params = [], []
+        for row in rows[start:start + size]:
+            values = [_bound(field, value, connection, params) for field, value in zip(fields, row)]
+            holders.append("(" + ", ".join(values) + ")")
+        _execute(connection, f"INSERT INTO {table} ({names}) VALUES {', '.join(holders)}", params)
+
+
+def _bound(field, value, connection, params):
+    """The SQL for one value of a row (its parameters added to `params`): a placeholder, or
+    the expression a `NewId` stands for."""
+    if isinstance(value, NewId):
+        sql, extra = value.as_sql(connection)
+        params.extend(extra)
+        return sql
+    params.append(field.get_db_prep_save(value, connection))
+    return "%s"
 
 
 def insert_object(obj, using=None):
@@ -86,19 +104,93 @@ def insert_object(obj, using=None):
     later and PostgreSQL alike), without the query compiler, which was half of a roll's
     insert. No signal is sent.
     """
-    model = type(obj)
-    connection = connection_for(model, using)
-    meta = model._meta
+    connection = connection_for(type(obj), using)
+    with connection.cursor() as cursor:
+        cursor.execute(*_insert_sql(obj, connection))
+        return _inserted(obj, cursor.fetchone()[0], connection)
+
+
+def _insert_sql(obj, connection):
+    meta = obj._meta
     fields = [field for field in meta.local_concrete_fields if field is not meta.pk or obj.pk is not None]
     quote = connection.ops.quote_name
     values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-                       f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(meta.pk.column)}", values)
-        obj.pk = cursor.fetchone()[0]
+    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(meta.pk.column)}", values)
+
+
+def _inserted(obj, pk, connection):
+    obj.pk = pk
     obj._state.adding = False
     obj._state.db = connection.alias
     return obj
+
+
+class NewId:
+    """
+    The id of the row `inserted_first` holds, in a row written after it in the same execute:
+    PostgreSQL's `currval` of its table's sequence, which that insert has just set in this
+    session (the statements of one execute run in order), whatever other sessions insert.
+    """
+
+    def __init__(self, model):
+        self.model = model
+
+    def as_sql(self, connection):
+        meta = self.model._meta
+        return "currval(pg_get_serial_sequence(%s, %s))", [connection.ops.quote_name(meta.db_table), meta.pk.column]
+
+
+@contextlib.contextmanager
+def inserted_first(obj, using=None):
+    """
+    Insert the new instance `obj` (as `insert_object`) and what the block writes with
+    `add_counts` and `insert_rows`. On PostgreSQL they are held and sent at the block's end in
+    one execute (several statements, the parameters bound by the client, as Django's
+    psycopg cursor does), the insert first: one round trip to the database instead of one a
+    statement, the Server's thread waiting on it once. In the block `obj.pk` is a `NewId`
+    (for the rows that refer to it; nothing may read it as a number there); after it, the
+    id. An error in any of them (a unique code taken) is raised at the block's end, before
+    anything else is written. Elsewhere (SQLite, whose statements do not leave the process)
+    each is run as it comes, `obj` inserted first.
+    """
+    connection = connection_for(type(obj), using)
+    if connection.vendor != "postgresql" or _held(connection) is not None:
+        yield insert_object(obj, using)
+        return
+    held = [_insert_sql(obj, connection)]
+    setattr(_HELD, connection.alias, held)
+    obj.pk = NewId(type(obj))
+    try:
+        yield obj
+    except BaseException:
+        obj.pk = None
+        raise
+    finally:
+        delattr(_HELD, connection.alias)
+    _send_held(obj, held, connection)
+
+
+def _send_held(obj, held, connection):
+    params = [param for _sql, values in held for param in values]
+    obj.pk = None
+    with connection.cursor() as cursor:
+        cursor.execute(";\n".join(sql for sql, _values in held), params)
+        _inserted(obj, cursor.fetchone()[0], connection)
+
+
+def _held(connection):
+    return getattr(_HELD, connection.alias, None)
+
+
+def _execute(connection, sql, params):
+    """Run one statement, or hold it for `inserted_first`'s execute when one is open."""
+    held = _held(connection)
+    if held is not None:
+        held.append((sql, params))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def empty(model, using=None):

@@ -16,8 +16,37 @@ from tests.scene_helpers import Scene, cost, run
 # row), its day's count, the room's visits, its faces, the face tally, the +willpower window
 # (one UPDATE), RELEASE: the window is written in the roll's own transaction (one commit
 # outside a test). A private roll adds its receivers' rows and its participants (an insert each).
-PUBLIC_ROLL_STATEMENTS = 8
+# On PostgreSQL the entry and its counts are one execute (rolllog.counting.inserted_first):
+# SAVEPOINT, the entry with its day's count, visits, faces and tally, the window, RELEASE.
+SQLITE_PUBLIC_ROLL_STATEMENTS = 8
+POSTGRESQL_PUBLIC_ROLL_STATEMENTS = 4
 PRIVATE_ROLL_STATEMENTS = 10
+
+
+def on_postgresql():
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+PUBLIC_ROLL_STATEMENTS = POSTGRESQL_PUBLIC_ROLL_STATEMENTS if on_postgresql() else SQLITE_PUBLIC_ROLL_STATEMENTS
+
+
+def round_trips(action):
+    """How many times `action()` waited on PostgreSQL (psycopg's `Connection.wait`: one
+    exchange with the server, each statement's execute, commit and rollback alike)."""
+    from django.db import connection
+
+    raw = type(connection.connection)
+    original, waits = raw.wait, []
+
+    def counted(self, *args, **kwargs):
+        waits.append(1)
+        return original(self, *args, **kwargs)
+
+    with mock.patch.object(raw, "wait", counted):
+        action()
+    return len(waits)
 COMMENT = ("she climbs the crumbling facade of the old cathedral in the rain, fingers searching for the "
            "smallest hold while the watchmen below sweep their lanterns across the cobbles")
 
@@ -51,6 +80,27 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.assertEqual(len(entry.shown_ids()), 50)  # all 50, in the entry's own row
         self.assertEqual(entry.receivers.count(), 0)
         self.assertEqual(len(entry.receiver_names), 50)
+
+    def test_on_postgresql_a_roll_waits_on_the_same_few_round_trips_for_1_and_for_50(self):
+        if not on_postgresql():
+            self.skipTest("PostgreSQL only (scripts/with_postgres.sh)")
+        from storyteller_dice.commands.rolls import CmdRoll
+
+        def trips(people):
+            self.statements(" dex+2 vs 2")  # the first roll makes the +willpower window's Attribute
+            return round_trips(lambda: self.call(CmdRoll(), " dex+2 vs 2 # up the wall", caller=self.char1))
+
+        self.scene(1, name="Alone")
+        one = trips(None)
+        self.scene(50, widths=(80, 100), name="Full")
+        fifty = trips(None)
+        # SAVEPOINT, the entry with its counts, the window, RELEASE (outside a test: BEGIN and COMMIT).
+        self.assertEqual((one, fifty), (4, 4))
+        _count, sql = self.statements(" dex+2 vs 2")
+        held = [line for line in sql if line.startswith('INSERT INTO "rolllog_rollentry"')]
+        self.assertEqual(len(held), 1, "\n".join(sql))
+        for table in ("rolllog_daycount", "rolllog_roomvisit", "rolllog_rollface", "rolllog_facetally"):
+            self.assertIn(f'INSERT INTO "{table}"', held[0])
 
     def test_the_willpower_window_is_written_in_the_rolls_own_transaction(self):
         self.scene(10, name="Ten")

@@ -49,3 +49,57 @@ def test_a_code_clash_raises_integrity_error():
     with pytest.raises(IntegrityError), transaction.atomic():
         insert_object(entry("CCCC4444"))
     assert RollEntry.objects.filter(code="CCCC4444").count() == 1
+
+
+def face(of, number):
+    """A RollFace row of `of` (its id: a `NewId` in an `inserted_first` block)."""
+    return (of.id, None, of.created, "v5", "Regular", 10, number, 1, False)
+
+
+FACE_FIELDS = ("entry_id", "character_id", "created", "system", "label", "sides", "face", "count", "private")
+
+
+def test_what_is_written_with_the_entry_refers_to_it_in_one_execute_on_postgresql():
+    from storyteller_dice.rolllog.counting import add_counts, inserted_first, insert_rows
+    from storyteller_dice.rolllog.models import FaceTally, RollFace
+
+    first = entry("DDDD5555")
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        with inserted_first(first) as held:
+            insert_rows(RollFace, FACE_FIELDS, [face(held, 7)])
+            add_counts(FaceTally, ("day", "private", "system", "label", "sides", "face"),
+                       {(held.created.date(), False, "v5", "Regular", 10, 7): 1})
+    assert isinstance(first.id, int) and not first._state.adding
+    assert list(RollFace.objects.filter(entry_id=first.id).values_list("face", flat=True)) == [7]
+    assert FaceTally.objects.get(face=7, label="Regular").count == 1
+    statements = [query["sql"] for query in queries.captured_queries if "SAVEPOINT" not in query["sql"]]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 1 and statements[0].startswith('INSERT INTO "rolllog_rollentry"'), statements
+        assert "currval(pg_get_serial_sequence(" in statements[0]
+    else:  # SQLite: one by one, the entry first, as before
+        assert len(statements) == 3 and statements[0].startswith('INSERT INTO "rolllog_rollentry"'), statements
+
+
+def test_a_clash_with_held_rows_writes_none_of_them():
+    from storyteller_dice.rolllog.counting import add_counts, inserted_first
+    from storyteller_dice.rolllog.models import FaceTally
+
+    insert_object(entry("EEEE6666"))
+    clashing = entry("EEEE6666")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        with inserted_first(clashing) as held:
+            add_counts(FaceTally, ("day", "private", "system", "label", "sides", "face"),
+                       {(held.created.date(), False, "v5", "Clash", 10, 3): 1})
+    assert RollEntry.objects.filter(code="EEEE6666").count() == 1
+    assert not FaceTally.objects.filter(label="Clash").exists()
+
+
+def test_an_error_in_the_block_sends_nothing():
+    from storyteller_dice.rolllog.counting import inserted_first
+
+    unsent = entry("FFFF7777")
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        with inserted_first(unsent):
+            1 / 0
+    assert unsent.pk is None or connection.vendor != "postgresql"
+    assert not RollEntry.objects.filter(code="FFFF7777").exists()
