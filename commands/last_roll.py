@@ -30,7 +30,12 @@ UNWRAPPED = 10**6  # columns: lines drawn whole, fitted to each receiver when se
 # the upgrade is still read).
 MOVED = {f"commands.{name}": f"commands.v5.{name}" for name in ("willpower", "rolls", "contest", "teamwork")}
 # Classes moved to this module since (`ExtendedLastRoll` was V5's; it is every system's now).
-MOVED_CLASSES = {("storyteller_dice.commands.v5.rolls", "ExtendedLastRoll"): "storyteller_dice.commands.last_roll"}
+# (`LastRoll` and `NotRerollable` were V5's +willpower's; every system keeps its last roll here.)
+MOVED_CLASSES = {
+    ("storyteller_dice.commands.v5.rolls", "ExtendedLastRoll"): "storyteller_dice.commands.last_roll",
+    ("storyteller_dice.commands.v5.willpower", "LastRoll"): "storyteller_dice.commands.last_roll",
+    ("storyteller_dice.commands.v5.willpower", "NotRerollable"): "storyteller_dice.commands.last_roll",
+}
 
 
 def reroll_request(result, difficulty_given=True):
