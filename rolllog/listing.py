@@ -70,8 +70,6 @@ def needs_participants(entry):
 def existing(ids, using=None):
     """The ids of `ids` that are still game objects: an entry's `receiver_ids` keep a deleted
     character's id (its `receivers` row went with it), and what is counted of it went too."""
-    from evennia.objects.models import ObjectDB
-
     ids = sorted({int(ident) for ident in ids if isinstance(ident, int)})
     if not ids:
         return set()

@@ -21,6 +21,7 @@ moved by the roll log's migration 0010 (only the keys this code writes).
 
 import unicodedata
 
+from evennia.utils import logger
 from evennia.utils.utils import make_iter
 
 from storyteller_dice.rules.errors import DiceError
@@ -30,6 +31,7 @@ from . import panel
 from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .stored import replace_value
+from .system import dice_system as configured_system
 from .speech_text import description_text
 from .traits import SheetOnly, trait_source
 
@@ -109,9 +111,7 @@ class DiceCharacterMixin:
     @staticmethod
     def dice_system():
         """The game's configured `rules.engine.System`."""
-        from storyteller_dice.typeclasses.system import dice_system
-
-        return dice_system()
+        return configured_system()
 
     @property
     def sheet(self):
@@ -252,8 +252,6 @@ class DiceCharacterMixin:
                 # at_msg_receive) nor for tests that read what a character was told.
                 each.data_out(char_vitals=vitals)
         except Exception:  # noqa: BLE001 - a gauge must never stop a sheet change or a login
-            from evennia.utils import logger
-
             logger.log_trace(f"vitals for {self}")
 
     # ------------------------------------------------------------ connecting

@@ -10,6 +10,10 @@ cached Attribute and its OOB monitors as a save would; a new Attribute (or one h
 plain string) still goes through `attributes.add`.
 """
 
+from django.db import connections, router
+from evennia.scripts.monitorhandler import MONITOR_HANDLER
+from evennia.utils.dbserialize import to_pickle
+
 
 def replace_value(obj, key, value, category=None):
     """Set the Attribute `key` (of `category`) of `obj` to `value` (any value Evennia stores)."""
@@ -17,10 +21,6 @@ def replace_value(obj, key, value, category=None):
     if attribute is None or isinstance(attribute, list) or attribute.db_strvalue is not None:
         obj.attributes.add(key, value, category=category)
         return
-    from django.db import connections, router
-    from evennia.scripts.monitorhandler import MONITOR_HANDLER
-    from evennia.utils.dbserialize import to_pickle
-
     # What the Attribute's `value` setter keeps (the packed value); the cached object is the
     # one every later read of this Attribute unpacks.
     attribute.db_value = to_pickle(value)
