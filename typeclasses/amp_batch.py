@@ -62,7 +62,7 @@ def portal_receive_many(protocol, packed_data):
     The Portal's responder: each session gets its own unpickled copy of the data (as it did
     from one `MsgServer2Portal` each), so no protocol's changes to it reach another session.
     """
-    import evennia
+    import evennia  # start order: its flat API is filled in once Evennia has started
 
     try:
         sessids, packed = evennia_amp.loads(packed_data)
@@ -78,6 +78,7 @@ def portal_receive_many(protocol, packed_data):
 
 def install_portal():
     """Teach the Portal's AMP protocol `MsgServer2PortalMany` (idempotent)."""
+    # Start order: only the Portal loads its AMP server (the Server imports this module too).
     from evennia.server.portal.amp_server import AMPServerProtocol
 
     AMPServerProtocol._commandDispatch[MsgServer2PortalMany.commandName] = (MsgServer2PortalMany,
@@ -119,7 +120,7 @@ _WINDOW = []  # the open window (one at most), while `batched()` is on
 
 def _link():
     """The Server's AMP link to the Portal, or None (not connected, or not a Server)."""
-    import evennia
+    import evennia  # start order: its flat API is filled in once Evennia has started
 
     service = getattr(evennia, "EVENNIA_SERVER_SERVICE", None)
     return getattr(service, "amp_protocol", None)

@@ -29,6 +29,10 @@ import os
 import threading
 from collections import deque
 
+# Start order: this module is imported by the Portal too (through typeclasses.amp_batch) and
+# before Django's apps are ready, so Django, Evennia's Server-side modules and twisted's thread
+# pieces are imported inside the functions that run in the Server only.
+
 _READ_ONLY = ("SELECT", "PRAGMA")  # statements that write nothing the log must keep
 _SYNCING = threading.local()  # on in a sync's own thread while it works: its statements are not the game's
 
