@@ -181,9 +181,15 @@ class Wing:
         """Run a +roll/+check that is the wing's own (e.g. by a switch); True when it did."""
         return False
 
+    # The wing's `+odds/contest` (cmd -> None), or None: no contest odds.
+    contest_odds = None
+
     def handle_odds(self, cmd):
-        """Run a +odds that is the wing's own; True when it did."""
-        return False
+        """Run a +odds that is the wing's own; True when it did (`+odds/contest` by default)."""
+        if self.contest_odds is None or "contest" not in cmd.switches:
+            return False
+        self.contest_odds(cmd)
+        return True
 
     def prepare_odds(self, cmd, text, roller):
         """+odds' text and roller before parsing (a system's own ending, e.g. another state)."""

@@ -55,6 +55,7 @@ class DiceCheckWing(Wing):
     guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = ("answer", "decline")
     odds_switches = ("contest",)
+    contest_odds = staticmethod(contest_odds_command)
     roll_help = """\
 Against someone in the room (their sheet gives the TN):
   +roll Swords (Cut):EVA <target>       vs their Evasion
@@ -95,12 +96,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     def at_server_start(self):
         """Checks left waiting by an earlier version become challenges of today's flow."""
         challenge.upgrade_waiting_checks()
-
-    def handle_odds(self, cmd):
-        if "contest" not in cmd.switches:
-            return False
-        contest_odds_command(cmd)
-        return True
 
     def prepare_request(self, cmd, request, roller):
         cmd.dicecheck_target = None

@@ -46,6 +46,7 @@ class SeyruunWing(Wing):
     switches = WING_SWITCHES
     teamwork = TEAMWORK
     odds_switches = ("contest",)
+    contest_odds = staticmethod(contest_odds_command)
     odds_help = """\
   +odds/contest <your pool> vs <their pool>[=<character>]
   +odds/contest <your pool> vs <character>
@@ -79,12 +80,6 @@ Other Seyruun rolls: +contest, +resist, +teamwork (see their help)."""
             request_reroll(cmd)
             return True
         return False
-
-    def handle_odds(self, cmd):
-        if "contest" not in cmd.switches:
-            return False
-        contest_odds_command(cmd)
-        return True
 
     def before_roll(self, cmd, request, roller):
         can_pay(roller, cmd.system.costs(request))

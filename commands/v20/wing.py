@@ -36,6 +36,7 @@ class V20Wing(Wing):
     guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
     switches = OWN_SWITCHES
     odds_switches = ("contest",)
+    contest_odds = staticmethod(contest_odds_command)
     odds_help = """\
   +odds/contest <pool> [vs <diff>] = <dice> [vs <diff>]
   +odds/contest <pool> [vs <diff>] = <character>[: <pool> [vs <diff>]]
@@ -66,12 +67,6 @@ See also: help +damage, help +heal, help +contest."""
         if "multi" not in cmd.switches:
             return False
         multi_roll(cmd)
-        return True
-
-    def handle_odds(self, cmd):
-        if "contest" not in cmd.switches:
-            return False
-        contest_odds_command(cmd)
         return True
 
     def prepare_roll(self, cmd, text, roller):
