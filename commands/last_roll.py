@@ -121,8 +121,11 @@ class LastRoll:
         """Plain data for an Attribute: the class's name and its fields (see pending.to_plain)."""
         fields = dict(vars(self))
         fields.pop("record", None)  # only for the roll log, already written
+        # The entry is kept by its code (unique, and what its players saw): a roll's state is
+        # written with the roll, before PostgreSQL has given the entry its id
+        # (`rolllog.counting.inserted_first`). A reroll finds its parent by either.
         entry = fields.get("entry")
-        fields["entry"] = getattr(entry, "id", entry)  # the entry is kept by its id
+        fields["entry"] = getattr(entry, "code", entry)
         # A reroll reaches the same audience as the roll: the room for a public roll (as it
         # is then), the receivers for a private one: only those are worth keeping (a full
         # room's 50 characters would be packed into the value on every roll).

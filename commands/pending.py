@@ -37,6 +37,7 @@ from evennia.utils.dbserialize import deserialize
 from evennia.utils.utils import delay
 
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin
+from storyteller_dice.rolllog import counting
 from storyteller_dice.typeclasses.stored import replace_value
 
 from .dice_base import dice_system, dice_wing
@@ -156,8 +157,9 @@ def load(obj, key):
 
 
 def save(obj, key, value):
-    """Keep `value` as the pending value `key` of `obj` (an existing one in one UPDATE)."""
-    replace_value(obj, key, value, category=PENDING)
+    """Keep `value` as the pending value `key` of `obj` (an existing one in one UPDATE; on
+    PostgreSQL, written with a roll, in the roll's own execute: `rolllog.counting.execute`)."""
+    replace_value(obj, key, value, category=PENDING, execute=counting.execute)
 
 
 def remove(obj, key):

@@ -78,7 +78,7 @@ from storyteller_dice.rules.display import append_code
 from storyteller_dice.rules.engine import RollView
 from storyteller_dice.typeclasses.audience import distinct
 
-from . import codes, listing
+from . import codes, counting, listing
 from .access import account_of as _account_of, is_staff, own_character_ids  # noqa: F401 - the interface
 from .fairness import add_to_tally, face_rows
 from .counting import inserted_first, insert_object, insert_rows
@@ -186,17 +186,25 @@ def _pool_fields(pool):
     return _plain(pool), []
 
 
-def _with_fresh_code(entry, text, write):
+def _with_fresh_code(entry, text, write, alone=False):
     """
     Give `entry` a fresh verification code (its text ending in it) and `write(entry)` in one
     transaction; a clash of codes (unique) undoes the transaction and is tried again with a
-    new code. Returns the entry.
+    new code. Returns the entry. `alone`: `write` is one `counting.inserted_first` block,
+    which on PostgreSQL outside a transaction runs as its one execute (`counting.alone`).
     """
     for _ in range(MAX_CODE_TRIES):
         entry.pk = None
         entry.code = codes.new_code()
         entry.text = with_code(text, entry.code) if text else ""
         try:
+            if alone and counting.sends_alone(RollEntry):
+                try:
+                    with counting.alone(RollEntry):
+                        write(entry)
+                    return entry
+                except counting.NeedsTransaction:
+                    entry.pk = None  # nothing was written: again, in a transaction
             with transaction.atomic():
                 write(entry)
             return entry
@@ -306,17 +314,20 @@ def _store(entry, text, listeners, keep=None):
 
     def write(entry):
         # A private entry's participants (`listing.reach`) go through the ORM, which needs
-        # the entry's id as a number: its statements are sent one by one.
+        # the entry's id as a number: its statements are sent one by one. `keep` writes in
+        # the block, so on PostgreSQL an existing Attribute's UPDATE joins the execute
+        # (`counting.execute`); it must not read the entry's id there (`commands.last_roll`
+        # keeps the entry by its code).
         with (contextlib.nullcontext(insert_object(entry)) if by_row else inserted_first(entry)):
             if by_row:
                 _insert_receivers(entry, shown)
             _count_day(entry)
             _count_reach(entry, shown)
             _count_faces(entry)
-        if keep is not None:
-            keep(entry)
+            if keep is not None:
+                keep(entry)
 
-    return _with_fresh_code(entry, text, write)
+    return _with_fresh_code(entry, text, write, alone=not by_row)
 
 
 def _insert_receivers(entry, ids):

@@ -10,10 +10,13 @@ Django's `bulk_create(update_conflicts=True)` can only replace the stored count 
 one, not add to it. The key columns must carry a unique constraint (the conflict target).
 
 On PostgreSQL a row and what is written with it can go to the server in one execute
-(`inserted_first`): the Server waits on the database once for them, not once a statement.
+(`inserted_first`): the Server waits on the database once for them, not once a statement,
+and outside a transaction (`alone`) that execute is the whole write, one round trip. Its text
+does not grow with the rows it writes (`unnest`), and equal values are bound once (`named`).
 """
 
 import contextlib
+import datetime
 import threading
 
 from django.db import connections, router
@@ -51,6 +54,13 @@ def add_counts(model, keys, counter, using=None):
         return
     connection, table, fields, columns = _table(model, keys, using)
     count = connection.ops.quote_name(model._meta.get_field("count").column)
+    upsert = (f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET {count} = {table}.{count} + excluded.{count}")
+    if _held(connection) is not None:
+        names = [*fields, model._meta.get_field("count")]
+        rows = [(*[field.get_db_prep_value(value, connection) for field, value in zip(fields, key)], number)
+                for key, number in items]
+        _held(connection).append(_unnest_insert(connection, table, [*columns, count], names, rows, upsert))
+        return
     adapt = [(lambda value, field=field: field.get_db_prep_value(value, connection)) for field in fields]
     holders = "(" + ", ".join(["%s"] * (len(keys) + 1)) + ")"
     size = rows_per_statement(len(keys) + 1)
@@ -60,10 +70,9 @@ def add_counts(model, keys, counter, using=None):
         for key, number in chunk:
             params.extend(convert(value) for convert, value in zip(adapt, key))
             params.append(number)
-        _execute(connection,
+        execute(connection,
                  f"INSERT INTO {table} ({', '.join(columns)}, {count}) VALUES {', '.join([holders] * len(chunk))} "
-                 f"ON CONFLICT ({', '.join(columns)}) DO UPDATE SET {count} = {table}.{count} + excluded.{count}",
-                 params)
+                 f"{upsert}", params)
 
 
 def insert_rows(model, columns, rows, using=None):
@@ -76,6 +85,11 @@ def insert_rows(model, columns, rows, using=None):
     if not rows:
         return
     connection, table, fields, quoted = _table(model, columns, using)
+    if _held(connection) is not None:
+        prepared = [[value if isinstance(value, NewId) else field.get_db_prep_save(value, connection)
+                     for field, value in zip(fields, row)] for row in rows]
+        _held(connection).append(_unnest_insert(connection, table, quoted, fields, prepared))
+        return
     names = ", ".join(quoted)
     size = rows_per_statement(len(columns))
     for start in range(0, len(rows), size):
@@ -83,7 +97,54 @@ def insert_rows(model, columns, rows, using=None):
         for row in rows[start:start + size]:
             values = [_bound(field, value, connection, params) for field, value in zip(fields, row)]
             holders.append("(" + ", ".join(values) + ")")
-        _execute(connection, f"INSERT INTO {table} ({names}) VALUES {', '.join(holders)}", params)
+        execute(connection, f"INSERT INTO {table} ({names}) VALUES {', '.join(holders)}", params)
+
+
+def _unnest_insert(connection, table, quoted, fields, rows, tail=""):
+    """
+    (sql, params) inserting `rows` (values adapted already) in a text that does not change
+    with their number: a column whose rows all hold one value is bound once, the others as
+    one array each, read back by `unnest`. So an `inserted_first` execute is the same few
+    statements for one receiver and for fifty, and binds few parameters (see `_send_held`).
+    """
+    values, arrays, params = [], [], []
+    for index, field in enumerate(fields):
+        column = [row[index] for row in rows]
+        first = column[0]
+        cast = field.db_type(connection)
+        if isinstance(first, NewId):
+            sql, extra = first.as_sql(connection)
+            values.append(sql)
+            params.extend(extra)
+        elif all(_same(value, first) for value in column):
+            values.append(f"%s::{cast}")
+            params.append(first)
+        else:
+            values.append(f"u.c{index}")
+            arrays.append((f"%s::{cast}[]", f"c{index}", column))
+    source = ""
+    if arrays:
+        source = (f" FROM unnest({', '.join(holder for holder, _name, _column in arrays)})"
+                  f" AS u({', '.join(name for _holder, name, _column in arrays)})")
+    # The arrays' parameters come after the select list's, as their placeholders do.
+    params.extend(column for _holder, _name, column in arrays)
+    sql = f"INSERT INTO {table} ({', '.join(quoted)}) SELECT {', '.join(values)}{source}"
+    return (f"{sql} {tail}" if tail else sql), params
+
+
+def _same(value, other):
+    """Equal and of one type (True is not 1 here), or the same object (a JSON value)."""
+    return value is other or (type(value) is type(other) and _key(value) is not None and value == other)
+
+
+def _key(value):
+    """A key under which equal parameters are bound once (`_send_held`), or None: bound apart."""
+    if value is None or isinstance(value, (str, int, float, datetime.date, datetime.datetime)):
+        return (type(value), value)
+    if isinstance(value, list):
+        keys = [_key(item) for item in value]
+        return None if None in keys else ("list", tuple(keys))
+    return None
 
 
 def _bound(field, value, connection, params):
@@ -145,10 +206,10 @@ class NewId:
 def inserted_first(obj, using=None):
     """
     Insert the new instance `obj` (as `insert_object`) and what the block writes with
-    `add_counts` and `insert_rows`. On PostgreSQL they are held and sent at the block's end in
-    one execute (several statements, the parameters bound by the client, as Django's
-    psycopg cursor does), the insert first: one round trip to the database instead of one a
-    statement, the Server's thread waiting on it once. In the block `obj.pk` is a `NewId`
+    `add_counts`, `insert_rows` and `execute`. On PostgreSQL they are held and sent at the
+    block's end in one execute (several statements, the parameters bound by the client, as
+    Django's psycopg cursor does), the insert first: one round trip to the database instead of
+    one a statement, the Server's thread waiting on it once. In the block `obj.pk` is a `NewId`
     (for the rows that refer to it; nothing may read it as a number there); after it, the
     id. An error in any of them (a unique code taken) is raised at the block's end, before
     anything else is written. Elsewhere (SQLite, whose statements do not leave the process)
@@ -172,19 +233,83 @@ def inserted_first(obj, using=None):
 
 
 def _send_held(obj, held, connection):
-    params = [param for _sql, values in held for param in values]
+    sql, params = named(";\n".join(sql for sql, _values in held), [param for _sql, values in held for param in values])
     obj.pk = None
-    with connection.cursor() as cursor:
-        cursor.execute(";\n".join(sql for sql, _values in held), params)
-        _inserted(obj, cursor.fetchone()[0], connection)
+    _SENDING.on = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            _inserted(obj, cursor.fetchone()[0], connection)
+    finally:
+        _SENDING.on = False
+
+
+class NeedsTransaction(Exception):
+    """Raised by `alone` before a statement that is not the held execute runs: the block must
+    be run again in a transaction."""
+
+
+_SENDING = threading.local()  # on while `_send_held` sends: the one statement `alone` lets through
+
+
+def sends_alone(model, using=None):
+    """Whether `alone` may run here: PostgreSQL, its connection committing each statement (no
+    transaction open), so one execute is its own transaction."""
+    connection = connection_for(model, using)
+    return connection.vendor == "postgresql" and connection.get_autocommit() and not connection.in_atomic_block
+
+
+@contextlib.contextmanager
+def alone(model, using=None):
+    """
+    Run an `inserted_first` block without a transaction of Django's: PostgreSQL runs the
+    statements of one execute as one transaction of their own, so the Server waits on that
+    one round trip, not on the BEGIN and the COMMIT around it as well. Any other write in
+    the block (an Attribute Evennia creates, say) raises `NeedsTransaction` before it runs:
+    nothing has been written, and the caller runs the block again in a transaction. Reads
+    run as they come.
+    """
+    connection = connection_for(model, using)
+
+    def guard(execute, sql, params, many, context):
+        if not getattr(_SENDING, "on", False) and not str(sql).lstrip()[:6].upper().startswith("SELECT"):
+            raise NeedsTransaction(str(sql)[:60])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(guard):
+        yield
+
+
+def named(sql, params):
+    """
+    `sql`'s `%s` placeholders as named ones, equal values bound once: a roll's execute binds
+    a few dozen parameters, not one a value. psycopg keeps a query's parsed form for the next
+    execute only up to 50 parameters (and 4,096 characters); above that it parses the text
+    again each time, which cost the Server more than the database's own work for a roll.
+    """
+    pieces = sql.split("%s")
+    if len(pieces) != len(params) + 1:
+        raise ValueError(f"{len(pieces) - 1} placeholders for {len(params)} parameters")
+    names, bound, parts = {}, {}, [pieces[0]]
+    for value, piece in zip(params, pieces[1:]):
+        key = _key(value)
+        name = names.get(key) if key is not None else None
+        if name is None:
+            name = f"p{len(bound)}"
+            bound[name] = value
+            if key is not None:
+                names[key] = name
+        parts.append(f"%({name})s{piece}")
+    return "".join(parts), bound
 
 
 def _held(connection):
     return getattr(_HELD, connection.alias, None)
 
 
-def _execute(connection, sql, params):
-    """Run one statement, or hold it for `inserted_first`'s execute when one is open."""
+def execute(connection, sql, params):
+    """Run one statement, or hold it for `inserted_first`'s execute when one is open (state
+    kept with a roll: `commands.pending.save`)."""
     held = _held(connection)
     if held is not None:
         held.append((sql, params))

@@ -8,6 +8,8 @@ tagged and rolls untagged as before.
 
 from unittest import mock
 
+import pytest
+
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.scene_helpers import Scene, cost, run
@@ -16,10 +18,10 @@ from tests.scene_helpers import Scene, cost, run
 # row), its day's count, the room's visits, its faces, the face tally, the +willpower window
 # (one UPDATE), RELEASE: the window is written in the roll's own transaction (one commit
 # outside a test). A private roll adds its receivers' rows and its participants (an insert each).
-# On PostgreSQL the entry and its counts are one execute (rolllog.counting.inserted_first):
-# SAVEPOINT, the entry with its day's count, visits, faces and tally, the window, RELEASE.
+# On PostgreSQL the entry, its counts and the window are one execute
+# (rolllog.counting.inserted_first): SAVEPOINT, that execute, RELEASE.
 SQLITE_PUBLIC_ROLL_STATEMENTS = 8
-POSTGRESQL_PUBLIC_ROLL_STATEMENTS = 4
+POSTGRESQL_PUBLIC_ROLL_STATEMENTS = 3
 PRIVATE_ROLL_STATEMENTS = 10
 
 
@@ -90,27 +92,44 @@ class RollCostTest(Scene, EvenniaCommandTest):
             self.statements(" dex+2 vs 2")  # the first roll makes the +willpower window's Attribute
             return round_trips(lambda: self.call(CmdRoll(), " dex+2 vs 2 # up the wall", caller=self.char1))
 
+        from storyteller_dice.rolllog import counting
+
+        bound = []
+
+        def named(sql, params):
+            bound.append(counting_named(sql, params))
+            return bound[-1]
+
+        counting_named = counting.named
         self.scene(1, name="Alone")
         one = trips(None)
         self.scene(50, widths=(80, 100), name="Full")
-        fifty = trips(None)
-        # SAVEPOINT, the entry with its counts, the window, RELEASE (outside a test: BEGIN and COMMIT).
-        self.assertEqual((one, fifty), (4, 4))
+        with mock.patch.object(counting, "named", named):
+            fifty = trips(None)
+        # psycopg keeps a parsed text for the next execute up to 50 parameters: 50 receivers' ids
+        # are one array, and a value the statements share is bound once.
+        self.assertLessEqual(len(bound[-1][1]), 50, bound[-1][0])
+        # SAVEPOINT, the entry with its counts and the window, RELEASE (outside a test: BEGIN and COMMIT).
+        self.assertEqual((one, fifty), (3, 3))
         _count, sql = self.statements(" dex+2 vs 2")
         held = [line for line in sql if line.startswith('INSERT INTO "rolllog_rollentry"')]
         self.assertEqual(len(held), 1, "\n".join(sql))
         for table in ("rolllog_daycount", "rolllog_roomvisit", "rolllog_rollface", "rolllog_facetally"):
             self.assertIn(f'INSERT INTO "{table}"', held[0])
+        self.assertIn('UPDATE "typeclasses_attribute"', held[0])  # the +willpower window
 
     def test_the_willpower_window_is_written_in_the_rolls_own_transaction(self):
         self.scene(10, name="Ten")
         _count, sql = self.roll_statements(None, " dex+2 vs 2")
         self.assertTrue(sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT"), "\n".join(sql))
-        self.assertTrue(sql[-2].startswith('UPDATE "typeclasses_attribute"'), "\n".join(sql))
+        if on_postgresql():  # in the roll's one execute, after the entry
+            self.assertIn(';\nUPDATE "typeclasses_attribute"', sql[-2], "\n".join(sql))
+        else:
+            self.assertTrue(sql[-2].startswith('UPDATE "typeclasses_attribute"'), "\n".join(sql))
         from storyteller_dice.commands.v5.willpower import last_roll
         from storyteller_dice.rolllog.models import RollEntry
 
-        self.assertEqual(last_roll(self.char1).entry, RollEntry.objects.latest("id").id)
+        self.assertEqual(last_roll(self.char1).entry, RollEntry.objects.latest("id").code)  # kept by its code
 
     def test_a_check_and_a_private_roll_too(self):
         from storyteller_dice.commands.rolls import CmdCheck
@@ -157,3 +176,42 @@ class RollCostTest(Scene, EvenniaCommandTest):
         for number, character in enumerate(people[1:], start=1):
             text = got[character.sessions.all()[0]][0]
             self.assertEqual(text, tagged if number % 3 == 1 else 'Char says, "hello|n"', character.key)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_outside_a_transaction_a_roll_is_one_round_trip(monkeypatch):
+    """As the game runs a command (no transaction open): the entry, its counts and the
+    +willpower window are one execute, PostgreSQL's own transaction, and the Server waits on
+    that one round trip; a first roll, whose window Evennia creates, falls back to a
+    transaction and writes everything once."""
+    from django.db import connection
+
+    from storyteller_dice.commands.rolls import CmdRoll
+    from storyteller_dice.commands.v5.willpower import last_roll
+    from storyteller_dice.rolllog.models import FaceTally, RollEntry, RollFace
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (scripts/with_postgres.sh)")
+    test = OutsideATransaction("run")
+    test.setUp()
+    try:
+        roller = test.char1
+        roller.set_trait("dexterity", 3)
+        test.call(CmdRoll(), " dex+2 vs 2", caller=roller)  # the first: its window is created
+        first = RollEntry.objects.latest("id")
+        assert last_roll(roller).entry == first.code
+        assert RollFace.objects.filter(entry_id=first.id).exists()
+        trips = round_trips(lambda: test.call(CmdRoll(), " dex+2 vs 2 # up the wall", caller=roller))
+        assert trips == 1
+        second = RollEntry.objects.latest("id")
+        assert second.id != first.id and second.comment == "up the wall"
+        assert last_roll(roller).entry == second.code
+        assert sum(row.count for row in RollFace.objects.filter(entry_id=second.id)) == 5
+        assert sum(FaceTally.objects.values_list("count", flat=True)) == 10  # both rolls, once each
+    finally:
+        test.tearDown()
+
+
+class OutsideATransaction(EvenniaCommandTest):
+    def run(self):  # only its setUp and call are used, in the test above
+        pass

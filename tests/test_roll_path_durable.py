@@ -17,13 +17,22 @@ class Syncs:
 
     def __init__(self):
         self.waiting = []
+        self.functions = []
 
     def __call__(self, function):
         done = Deferred()
         self.waiting.append(done)
+        self.functions.append(function)
         return done
 
+    def end_in_thread(self):
+        """The oldest sync's thread ends (its function runs), its Deferred not yet fired: the
+        reactor has not come round to its callback."""
+        self.functions.pop(0)()
+
     def finish(self, failure=None):
+        if len(self.functions) == len(self.waiting):
+            self.functions.pop(0)
         done = self.waiting.pop(0)
         if failure is None:
             done.callback(None)
@@ -92,6 +101,26 @@ def test_what_a_held_send_sends_goes_with_it_and_a_held_send_gives_its_result_la
     assert held.send(lambda: "now") == "now"  # nothing held, nothing written: at once
 
 
+def test_a_sync_its_thread_has_ended_releases_at_the_next_send_before_its_callback():
+    held, syncs, _logged = barrier()
+    sent = []
+    held.send(lambda: sent.append("welcome"))
+    syncs.finish()
+    held.wrote()  # a roll stored
+    held.send(lambda: sent.append("roll"))
+    assert sent == ["welcome"]
+    syncs.end_in_thread()  # on disk; the reactor is still busy with the commands it read
+    held.send(lambda: sent.append("say"))  # the next command's line: the roll goes first
+    assert sent == ["welcome", "roll", "say"] and held.syncing == 0
+    held.wrote()
+    held.send(lambda: sent.append("second roll"))  # the next sync starts while the old
+    assert len(syncs.waiting) == 2  # callback is still on its way
+    syncs.finish()  # the old callback at last: nothing is sent twice, the new sync still runs
+    assert sent == ["welcome", "roll", "say"] and held.syncing
+    syncs.finish()
+    assert sent == ["welcome", "roll", "say", "second roll"]
+
+
 def test_a_failed_sync_is_logged_and_the_game_goes_on():
     from twisted.python.failure import Failure
 
@@ -156,21 +185,6 @@ def test_on_for_a_sqlite_file_and_postgresql_only_with_the_setting():
     assert durable.sync_for({"ENGINE": "django.db.backends.postgresql", "NAME": "evennia"}, False) is None
 
 
-def test_a_syncs_own_statements_are_not_writes_of_the_game(monkeypatch):
-    held, _syncs, _logged = barrier()
-    monkeypatch.setattr(durable, "_BARRIER", [held])
-    connection = FakeConnection()
-    durable._count_writes(connection)
-    start = held.writes
-    durable._SYNCING.on = True
-    try:
-        connection.execute("SET LOCAL synchronous_commit TO on")
-        connection._commit()
-    finally:
-        durable._SYNCING.on = False
-    assert held.writes == start
-
-
 @pytest.mark.django_db
 def test_postgresqls_flush_runs_on_its_own_connection_without_counting_itself(monkeypatch):
     from django.db import connection
@@ -185,4 +199,16 @@ def test_postgresqls_flush_runs_on_its_own_connection_without_counting_itself(mo
     assert held.writes == start
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
-        assert cursor.fetchone()[0] == "on"  # SET LOCAL: only that transaction's
+        before = cursor.fetchone()[0]
+    own = durable._FLUSHER[0]
+    assert own is not connection.connection and own.autocommit
+    assert own.execute("SHOW synchronous_commit").fetchone()[0] == "on"
+    durable.flush_postgresql()  # one statement on the same connection
+    assert durable._FLUSHER == [own]
+    own.close()  # a lost connection is made again
+    durable.flush_postgresql()
+    assert durable._FLUSHER[0] is not own and not durable._FLUSHER[0].closed
+    durable._close_flusher()
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == before  # the game's own connection is left as it was

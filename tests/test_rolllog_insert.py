@@ -103,3 +103,58 @@ def test_an_error_in_the_block_sends_nothing():
             1 / 0
     assert unsent.pk is None or connection.vendor != "postgresql"
     assert not RollEntry.objects.filter(code="FFFF7777").exists()
+
+
+def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
+    """On PostgreSQL the held statements read their rows from arrays (`unnest`): the text is
+    the same for 2 faces and for 40, a value every row shares is bound once, and equal values
+    anywhere in the execute share one parameter (psycopg parses a text again each time above
+    50 parameters)."""
+    from storyteller_dice.rolllog.counting import add_counts, inserted_first, insert_rows
+    from storyteller_dice.rolllog.models import FaceTally, RollFace
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (scripts/with_postgres.sh): SQLite runs each statement as it comes")
+    key = ("day", "private", "system", "label", "sides", "face")
+    sent = []
+    for number, code in ((2, "GGGG2222"), (40, "HHHH3333")):
+        first = entry(code)
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            with inserted_first(first) as held:
+                insert_rows(RollFace, FACE_FIELDS, [(held.id, None, held.created, "v5", "Regular", 10, face, index + 1,
+                                                     False) for index, face in enumerate(range(1, number + 1))])
+                add_counts(FaceTally, key, {(held.created.date(), False, "v5", "Regular", 10, face): index + 1
+                                            for index, face in enumerate(range(1, number + 1))})
+        sent.append([query["sql"] for query in queries.captured_queries if "SAVEPOINT" not in query["sql"]][0])
+        faces = RollFace.objects.filter(entry_id=first.id).order_by("face")
+        assert [(row.face, row.count, row.label, row.sides, row.private) for row in faces] == \
+            [(face, face, "Regular", 10, False) for face in range(1, number + 1)]
+    assert FaceTally.objects.get(face=2, label="Regular").count == 4  # 2 from each entry: added, not replaced
+    assert FaceTally.objects.get(face=40, label="Regular").count == 40
+
+    def shape(sql):  # the text without its values (the entry's code and time differ)
+        import re
+
+        return re.sub(r"'[^']*'(::[a-z0-9 ]+)?", "?", re.sub(r"'\{[^}]*\}'(::[a-z0-9 \[\]]+)?", "?", sql))
+
+    assert shape(sent[0]) == shape(sent[1])
+    # The label: once in each of the two statements (its one parameter, as sent), not once a row.
+    assert "unnest(" in sent[1] and sent[1].count("'Regular'") == 2
+
+
+def test_named_binds_equal_values_once_and_keeps_types_apart():
+    import datetime
+
+    from psycopg.types.json import Jsonb
+
+    from storyteller_dice.rolllog.counting import named
+
+    day = datetime.date(2026, 12, 2)
+    first, second = Jsonb({"a": 1}), Jsonb({"a": 1})
+    sql, params = named("SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s",
+                        [1, True, 1, None, None, day, [1, 2], [1, 2], first, second])
+    assert sql == ("SELECT %(p0)s, %(p1)s, %(p0)s, %(p2)s, %(p2)s, %(p3)s, %(p4)s, %(p4)s, %(p5)s, %(p6)s")
+    assert params == {"p0": 1, "p1": True, "p2": None, "p3": day, "p4": [1, 2], "p5": first, "p6": second}
+    assert type(params["p1"]) is bool  # True is not 1: a boolean column is not sent the number
+    with pytest.raises(ValueError):
+        named("SELECT %s", [1, 2])

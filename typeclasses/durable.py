@@ -15,6 +15,10 @@ sent that could show what was written: every message from the Server to the Port
 order, until a sync that started after the last write has finished. The sync runs in a thread
 (`sync_file`, `flush_postgresql`), so the game goes on serving everyone else meanwhile; one
 sync covers every write made before it started, so a busy game syncs once for many commands.
+What a finished sync covers goes out at the game's next send (the sync's thread marks it
+done), not only once the reactor comes round to the thread's callback: in a full room that
+callback waited behind the whole batch of commands the reactor had read, 60 to 110 ms on
+average, for a sync of 2 to 4 ms.
 So a roll is on disk before anyone sees it (as with a sync at each commit), its players' lines
 and everyone else's keep their order, and a power cut can only undo what nobody was told.
 Writes are counted by every database connection's statements and commits (`wrote`), from any
@@ -26,7 +30,6 @@ in-process tests (a database in memory, no Portal) never hold anything.
 
 import functools
 import os
-import threading
 from collections import deque
 
 # Start order: this module is imported by the Portal too (through typeclasses.amp_batch) and
@@ -34,7 +37,6 @@ from collections import deque
 # pieces are imported inside the functions that run in the Server only.
 
 _READ_ONLY = ("SELECT", "PRAGMA")  # statements that write nothing the log must keep
-_SYNCING = threading.local()  # on in a sync's own thread while it works: its statements are not the game's
 
 
 class Barrier:
@@ -52,8 +54,9 @@ class Barrier:
         self.defer = defer
         self.log = log
         self.writes = 1  # writes made so far (statements and commits); 1: those before it was made
-        self.synced = 0  # of those, how many the last finished sync covers
-        self.syncing = False
+        self.synced = 0  # of those, how many the finished syncs cover, as the game's thread has seen
+        self.done = 0  # how many the last finished sync covers, set by its thread as it ends
+        self.syncing = 0  # the writes the sync in flight covers (0: none in flight)
         self.releasing = False
         self.held = deque()  # (writes it waits for, send), oldest first
 
@@ -66,6 +69,8 @@ class Barrier:
         what it sends belongs to it), else after the sync, in order. Returns what `action`
         returns, or, held, a Deferred firing with it.
         """
+        if not self.releasing:
+            self._catch_up()
         if self.releasing or (not self.held and self.synced >= self.writes):
             return action()
         from twisted.internet.defer import Deferred, maybeDeferred
@@ -78,17 +83,32 @@ class Barrier:
     def _start(self):
         if self.syncing or self.synced >= self.writes:
             return
-        self.syncing = True
-        covered = self.writes
-        self.defer(self.sync).addBoth(self._finished, covered)
+        covered = self.syncing = self.writes
+
+        def run():  # in the thread
+            self.sync()
+            # Seen by the game's thread at its next send: the Deferred's callback reaches it
+            # only once the reactor has handled everything it read meanwhile (in a busy room,
+            # a batch of commands: tens of milliseconds, during which every player waited).
+            self.done = covered
+
+        self.defer(run).addBoth(self._finished, covered)
 
     def _finished(self, result, covered):
-        self.syncing = False
         if result is not None and hasattr(result, "getErrorMessage"):
             # The disk refused: what was written may not survive a power cut. Sending on keeps
             # the game alive (SQLite would have failed the commit itself under FULL).
             self.log(f"durable: syncing the database failed: {result.getErrorMessage()}")
-        self.synced = max(self.synced, covered)
+        self.done = max(self.done, covered)
+        self._catch_up()
+
+    def _catch_up(self):
+        """Send what the finished syncs cover, in order, and start the next sync if writes wait."""
+        if self.done <= self.synced:
+            return
+        self.synced = self.done
+        if self.syncing and self.syncing <= self.synced:
+            self.syncing = 0
         self.releasing = True
         try:
             while self.held and self.held[0][0] <= self.synced:
@@ -127,7 +147,7 @@ def _count_writes(connection):
 
     def counted(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
-        if not getattr(_SYNCING, "on", False) and not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY):
+        if not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY):
             held.wrote()
         return result
 
@@ -136,8 +156,7 @@ def _count_writes(connection):
 
     def _commit():
         commit()
-        if not getattr(_SYNCING, "on", False):
-            held.wrote()
+        held.wrote()
 
     connection._commit = _commit
 
@@ -161,21 +180,53 @@ def sync_file(path):
 
 def flush_postgresql():
     """
-    PostgreSQL: everything committed so far on disk. The game's commits do not wait for the
-    server's log (`synchronous_commit=off`, settings.py); this thread's own connection commits
-    a transaction with an id of its own and `synchronous_commit` on, which returns only once
-    the server's log is flushed up to it, and so past every commit made before it.
+    PostgreSQL: everything committed so far on disk, in one round trip. The game's commits do
+    not wait for the server's log (`synchronous_commit=off`, settings.py); the sync's own
+    connection (`_flusher`: autocommit, `synchronous_commit` on) runs a statement that takes a
+    transaction id, and so commits with a log record of its own: it returns only once the
+    server's log is flushed up to that record, and so past every commit made before it. Its own
+    connection, not Django's: nothing it runs is counted as a write of the game's, and it
+    needs the GIL for one statement, not for a transaction's four.
     """
-    from django.db import connections, transaction
+    import psycopg
 
-    _SYNCING.on = True  # not a write of the game's
+    connection = _flusher()
     try:
-        with transaction.atomic(using="default"):
-            with connections["default"].cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO on")
-                cursor.execute("SELECT txid_current()")
-    finally:
-        _SYNCING.on = False
+        # libpq's own blocking call, which psycopg's C wrapper runs without the interpreter
+        # lock: the thread takes the lock back once, not at each step of psycopg's wait loop
+        # (each up to the interpreter's 5 ms switch interval while the game's thread runs).
+        result = connection.pgconn.exec_(b"SELECT txid_current()")
+        if result.status != psycopg.pq.ExecStatus.TUPLES_OK:
+            raise psycopg.OperationalError(result.error_message.decode("utf-8", "replace") or "flush failed")
+    except Exception:
+        _close_flusher()  # connect again next time (a restarted database server)
+        raise
+
+
+_FLUSHER = []  # the sync's own PostgreSQL connection, once made; one sync runs at a time (Barrier)
+
+
+def _flusher():
+    if _FLUSHER and not _FLUSHER[0].closed:
+        return _FLUSHER[0]
+    import psycopg
+    from django.db import connections
+
+    params = connections["default"].get_connection_params()
+    for name in ("cursor_factory", "context"):  # Django's cursor and adapters: it reads nothing
+        params.pop(name, None)
+    connection = psycopg.connect(**params, autocommit=True)
+    connection.execute("SET synchronous_commit TO on")
+    _FLUSHER[:] = [connection]
+    return connection
+
+
+def _close_flusher():
+    while _FLUSHER:
+        try:
+            _FLUSHER.pop().close()
+        except Exception:  # noqa: BLE001 - already gone with its server
+            pass
 
 
 def sync_for(database, enabled):

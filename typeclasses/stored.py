@@ -15,8 +15,12 @@ from evennia.scripts.monitorhandler import MONITOR_HANDLER
 from evennia.utils.dbserialize import to_pickle
 
 
-def replace_value(obj, key, value, category=None):
-    """Set the Attribute `key` (of `category`) of `obj` to `value` (any value Evennia stores)."""
+def replace_value(obj, key, value, category=None, execute=None):
+    """
+    Set the Attribute `key` (of `category`) of `obj` to `value` (any value Evennia stores).
+    `execute(connection, sql, params)`, if given, runs the UPDATE in its place: the roll log
+    holds it there, to send with the roll's own statements (`rolllog.counting.execute`).
+    """
     attribute = obj.attributes.get(key, category=category, return_obj=True)
     if attribute is None or isinstance(attribute, list) or attribute.db_strvalue is not None:
         obj.attributes.add(key, value, category=category)
@@ -28,8 +32,12 @@ def replace_value(obj, key, value, category=None):
     connection = connections[router.db_for_write(model)]
     field = model._meta.get_field("db_value")
     quote = connection.ops.quote_name
-    with connection.cursor() as cursor:  # one statement, without the query compiler's work
-        cursor.execute(f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
-                       f"WHERE {quote(model._meta.pk.column)} = %s",
-                       [field.get_db_prep_save(attribute.db_value, connection), attribute.id])
+    # One statement, without the query compiler's work.
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s WHERE {quote(model._meta.pk.column)} = %s"
+    params = [field.get_db_prep_save(attribute.db_value, connection), attribute.id]
+    if execute is not None:
+        execute(connection, sql, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
     MONITOR_HANDLER.at_update(attribute, "db_value")
