@@ -36,8 +36,8 @@ from evennia.utils import logger
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.utils import delay
 
+from storyteller_dice.rolllog import api as rolllog_api
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin
-from storyteller_dice.rolllog import counting
 from storyteller_dice.typeclasses.stored import replace_value
 
 from .dice_base import dice_system, dice_wing
@@ -158,8 +158,8 @@ def load(obj, key):
 
 def save(obj, key, value):
     """Keep `value` as the pending value `key` of `obj` (an existing one in one UPDATE; on
-    PostgreSQL, written with a roll, in the roll's own execute: `rolllog.counting.execute`)."""
-    replace_value(obj, key, value, category=PENDING, execute=counting.execute)
+    PostgreSQL, written with a roll, in the roll's own execute: `rolllog.api.kept_with_roll`)."""
+    replace_value(obj, key, value, category=PENDING, execute=rolllog_api.kept_with_roll)
 
 
 def remove(obj, key):

@@ -330,6 +330,16 @@ def _store(entry, text, listeners, keep=None):
     return _with_fresh_code(entry, text, write, alone=not by_row)
 
 
+def kept_with_roll(connection, sql, params):
+    """
+    Run a statement that writes state kept with a roll (a `store_roll` `keep`, such as
+    `commands.pending.save`): at once, or, inside a roll's write on PostgreSQL, held for the
+    roll's one execute (`counting.execute`), so the state and the roll are one transaction
+    and one round trip.
+    """
+    counting.execute(connection, sql, params)
+
+
 def _insert_receivers(entry, ids):
     """A private or roomless entry's "seen by" rows (`receivers`), in one insert: a public
     roll in a room keeps them in the entry itself (`RollEntry.receiver_ids`)."""

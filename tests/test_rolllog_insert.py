@@ -145,12 +145,14 @@ def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
 def test_named_binds_equal_values_once_and_keeps_types_apart():
     import datetime
 
-    from psycopg.types.json import Jsonb
-
     from storyteller_dice.rolllog.counting import named
 
+    class Wrapped:  # as psycopg's Jsonb: a value wrapped for its adapter, equal or not
+        def __init__(self, obj):
+            self.obj = obj
+
     day = datetime.date(2026, 12, 2)
-    first, second = Jsonb({"a": 1}), Jsonb({"a": 1})
+    first, second = Wrapped({"a": 1}), Wrapped({"a": 1})
     sql, params = named("SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s",
                         [1, True, 1, None, None, day, [1, 2], [1, 2], first, second])
     assert sql == ("SELECT %(p0)s, %(p1)s, %(p0)s, %(p2)s, %(p2)s, %(p3)s, %(p4)s, %(p4)s, %(p5)s, %(p6)s")

@@ -19,7 +19,7 @@ def replace_value(obj, key, value, category=None, execute=None):
     """
     Set the Attribute `key` (of `category`) of `obj` to `value` (any value Evennia stores).
     `execute(connection, sql, params)`, if given, runs the UPDATE in its place: the roll log
-    holds it there, to send with the roll's own statements (`rolllog.counting.execute`).
+    holds it there, to send with the roll's own statements (`rolllog.api.kept_with_roll`).
     """
     attribute = obj.attributes.get(key, category=category, return_obj=True)
     if attribute is None or isinstance(attribute, list) or attribute.db_strvalue is not None:
