@@ -204,7 +204,7 @@ def _with_fresh_code(entry, text, write, alone=False):
                         write(entry)
                     return entry
                 except counting.NeedsTransaction:
-                    entry.pk = None  # nothing was written: again, in a transaction
+                    pass  # nothing was written (`inserted_first` dropped the entry's id): again, in a transaction
             with transaction.atomic():
                 write(entry)
             return entry

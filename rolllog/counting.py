@@ -133,8 +133,8 @@ def _unnest_insert(connection, table, quoted, fields, rows, tail=""):
 
 
 def _same(value, other):
-    """Equal and of one type (True is not 1 here), or the same object (a JSON value)."""
-    return value is other or (type(value) is type(other) and _key(value) is not None and value == other)
+    """Bound as one parameter (`_key`: equal and of one type, True is not 1), or the same object."""
+    return value is other or (_key(value) is not None and _key(value) == _key(other))
 
 
 def _key(value):
