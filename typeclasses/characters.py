@@ -33,7 +33,7 @@ from .nospoof import tag_message
 from .stored import replace_value
 from .system import dice_system as configured_system
 from .speech_text import description_text
-from .traits import SheetOnly, trait_source
+from .traits import SheetOnly, read_specialties, read_values, trait_source, write_specialties, write_value
 
 SHEET = "storyteller_dice"
 
@@ -130,7 +130,7 @@ class DiceCharacterMixin:
         source = trait_source()
         if not isinstance(source, SheetOnly):
             values = dict(self._stored("values", {}))
-            values.update(source.read(self, list(system.sheet.defaults())))
+            values.update(read_values(source, self, list(system.sheet.defaults())))
             return system.sheet.clamp(values)
         attribute = self.attributes.get("values", category=SHEET, return_obj=True)
         packed = getattr(attribute, "db_value", None) if not isinstance(attribute, list) else None
@@ -142,8 +142,15 @@ class DiceCharacterMixin:
 
     @property
     def specialties(self):
-        """Trait -> tuple of Specialty names."""
-        return {skill: tuple(names) for skill, names in self._stored("specialties", {}).items() if names}
+        """Trait -> tuple of Specialty names: a trait source's for the skills it names, else the sheet's."""
+        own = {skill: tuple(names) for skill, names in self._stored("specialties", {}).items() if names}
+        source = trait_source()
+        if not callable(getattr(source, "specialties", None)):
+            return own
+        found = read_specialties(source, self, self.sheet.defaults())
+        own = {skill: names for skill, names in own.items() if skill not in found}
+        own.update((skill, names) for skill, names in found.items() if names)
+        return own
 
     @property
     def approved(self):
@@ -192,7 +199,7 @@ class DiceCharacterMixin:
         values = self.sheet_values
         self.sheet.check_value(trait, value, values)
         old = values[trait]
-        if not trait_source().write(self, trait, value):
+        if not write_value(trait_source(), self, trait, value):
             stored = dict(self._stored("values", {}))
             stored[trait] = value
             # Hunger and Willpower change in play, often in a roll: in one statement.
@@ -215,20 +222,34 @@ class DiceCharacterMixin:
     def add_specialty(self, skill, name):
         owned = self.specialties.get(skill, ())
         name = self.sheet.check_specialty(skill, name, self.sheet_values, owned)
-        stored = {k: list(v) for k, v in self._stored("specialties", {}).items()}
-        stored.setdefault(skill, []).append(name)
-        self.attributes.add("specialties", stored, category=SHEET)
+        self._store_specialties(skill, [*owned, name])
         return name
 
     def remove_specialty(self, skill, name):
         owned = self.specialties.get(skill, ())
         if not owned:
-            raise DiceError(f"{skill.title()} has no Specialties.")
-        name = match_name(name, owned, what=f"{skill.title()} Specialty")
-        stored = {k: list(v) for k, v in self._stored("specialties", {}).items()}
-        stored[skill].remove(name)
-        self.attributes.add("specialties", stored, category=SHEET)
+            raise DiceError(f"{skill.title()} has no {self.sheet.specialty_words[1]}.")
+        name = match_name(name, owned, what=f"{skill.title()} {self.sheet.specialty_words[0]}")
+        self._store_specialties(skill, [each for each in owned if each != name])
         return name
+
+    def _store_specialties(self, skill, names):
+        """
+        `skill`'s whole new list: to the trait source when it takes it (`write_specialties`),
+        else to the sheet, unless the source's list of that skill would hide it (the ruling
+        in `typeclasses.traits`).
+        """
+        source = trait_source()
+        if not write_specialties(source, self, skill, names):
+            if skill in (read_specialties(source, self, self.sheet.defaults()) or {}):
+                raise DiceError(f"{skill.title()}'s {self.sheet.specialty_words[1]} are kept in this game's "
+                                "own stats; +stat cannot change them.")
+            stored = {k: list(v) for k, v in self._stored("specialties", {}).items() if k != skill}
+            if names:
+                stored[skill] = list(names)
+            self.attributes.add("specialties", stored, category=SHEET)
+        # The web panel lists the Specialties: it follows the change as it follows +stat's.
+        panel.send_sheet(self)
 
     # ------------------------------------------------------------ MUD clients
 
