@@ -24,6 +24,7 @@ from storyteller_dice.typeclasses.characters import SHEET
 
 from .host_stats import StatsSource, full_stats
 from .table_helpers import TableTest
+from .test_odds_page import OddsPageTest
 
 SOURCE = "tests.host_stats.StatsSource"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "host-stats.md"
@@ -130,6 +131,54 @@ class TestReaders(HostStatsTest):
                      "Hunger 3 Humanity 7"):
             assert text in shown, (text, shown)
         assert "Dexterity 2" not in shown and "Rooftops" not in shown
+
+
+class TestOtherCharacters(HostStatsTest):
+    """Another character's traits (a helper's, a contest's other side) come from their own dict:
+    Char2's says Composure 4, Resolve 1, Dexterity 1, Stealth 5, Hunger 2; its sheet Composure 2,
+    Resolve 3, Hunger 1."""
+
+    def setUp(self):
+        super().setUp()
+        stats = full_stats()
+        stats["attributes"]["social"]["composure"], stats["attributes"]["mental"]["resolve"] = 4, 1
+        stats["attributes"]["physical"]["dexterity"], stats["skills"]["stealth"], stats["hunger"] = 1, 5, 2
+        self.char2.db.stats = stats
+
+    def test_contest_odds_against_another_character(self):
+        out = strip_ansi(self.call(CmdOdds(), f"/contest dex+stealth vs {self.char2.key}"))
+        assert out.startswith("[Contest odds] you: Dexterity 4 + Stealth 3 = 7 (7 dice), Hunger 3\n"
+                              "  vs Char2: Dexterity 1 + Stealth 5 = 6 (6 dice), Hunger 2\n"), out
+
+    def test_teamwork_helper(self):
+        from storyteller_dice.commands.v5.teamwork import CmdTeamwork
+
+        self.do(CmdTeamwork, "dex+athletics vs 4", [], "[Teamwork] Char leads a teamwork roll: Dexterity 4 + "
+                "Athletics 2 = 6 (6 dice),")
+        self.do(CmdTeamwork, "/join Char=com+res", [], {
+            self.char1: "[Teamwork] Char2 joins with Composure 4 + Resolve 1 = 5 (5 dice) in Char's\n"
+                        "  teamwork roll."}, caller=self.char2)
+        self.do(CmdTeamwork, "/roll", [2, 6, 7, 1, 2, 3, 6, 7, 8, 2, 3], {self.char2: (
+            "[Teamwork] Char's teamwork roll, vs 4\n"
+            "  Char leads: Dexterity 4 + Athletics 2 = 6 (6 dice), Hunger 3\n"
+            "    Dice: 2 6 7  Hunger: 1 2 3  =>  2 successes\n"
+            "  Char2 helps: Composure 4 + Resolve 1 = 5 (5 dice), Hunger 2\n"
+            "    Dice: 6 7 8  Hunger: 2 3  =>  3 successes\n")})
+
+    def test_staff_see_another_sheet(self):
+        lines = strip_ansi(self.call(CmdSheet(), "Char2")).split("\n")
+        assert " Dexterity       1         Manipulation    1         Wits            3" in lines
+        assert "Hunger 2   Humanity 7 (Stains 0)   Blood Potency 1" in lines
+
+
+class TestWebsiteOdds(HostStatsTest, OddsPageTest):
+    def test_the_odds_page_with_the_character(self):
+        self.account.characters.add(self.char1)
+        head = self.shown(character=self.char1.id, pool="dex+stealth", target="3")[0]
+        assert head.startswith("[Odds] Dexterity 4 + Stealth 3 = 7 (7 dice), Hunger 3, vs 3 messy critical 11.2%"), head
+        traits = self.get(character=self.char1.id)
+        offered = dict(re.findall(r'value="([a-z ]+)" id="odds-trait-\d+"[^>]*><label[^>]*>[^<]* (\d+)</label>', traits))
+        assert (offered["dexterity"], offered["stealth"], offered["larceny"]) == ("4", "3", "2")
 
 
 class TestWriting(HostStatsTest):
@@ -307,19 +356,33 @@ class TestSourceProblem(HostStatsTest):
             "DICE_TRAIT_SOURCE = 'tests.test_host_stats.ReadsOnly': it has no write() (a trait source reads "
             "and writes a character's traits).")
 
-    def test_import_safe_before_evennia_is_set_up(self):
-        """`source_problem` runs in AppConfig.ready(): importing it loads nothing of Evennia's."""
+    def test_in_app_ready_before_evennia_is_set_up(self):
+        """`source_problem` runs in AppConfig.ready(), before `evennia._init()`: importing it loads
+        nothing of Evennia's, and it answers with Evennia's flat API still empty."""
         import subprocess
         import sys
 
-        code = ("import sys; from storyteller_dice.typeclasses import traits;"
-                "print(sorted(m for m in sys.modules if m == 'evennia' or m.startswith('evennia.')))")
+        code = "\n".join([
+            "import sys",
+            "from storyteller_dice.typeclasses import traits",
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'evennia'))",
+            "import django; django.setup()",
+            "import evennia; from django.conf import settings",
+            "print(evennia.DefaultCharacter is None)",
+            "for value in ('storyteller_dice.typeclasses.traits.TraitHandlerSource', 'world.nostats.Source'):",
+            "    settings.DICE_TRAIT_SOURCE = value",
+            "    print(traits.source_problem())",
+        ])
         root = Path(__file__).resolve().parents[1]
         env = {"PATH": "", "PYTHONPATH": str(root / "game"), "DJANGO_SETTINGS_MODULE": "server.conf.settings"}
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root / "game",
                              env=env, timeout=120)
         assert out.returncode == 0, out.stderr[-2000:]
-        assert out.stdout.strip() == "[]"
+        assert out.stdout.splitlines()[-4:] == [
+            "[]", "True", "None",
+            "DICE_TRAIT_SOURCE = 'world.nostats.Source': cannot import it (ModuleNotFoundError: No module named "
+            "'world.nostats').",
+        ], out.stdout
 
 
 def test_the_docs_example_is_the_tested_fixture():
