@@ -16,6 +16,7 @@ from django.urls import path
 from evennia.utils.ansi import strip_ansi
 from evennia.web.website.views.characters import CharacterDetailView, CharacterManageView
 
+from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses.speech_text import description_text as shown
 
 from . import api
@@ -39,8 +40,14 @@ def may_see_sheet(account, character):
 
 def sheet_sections(character):
     """The sheet's sections as the template draws them (plain data; Django escapes every text)."""
+    try:
+        layout = character.sheet_layout()
+    except DiceError as err:
+        # The game's own trait source failed (`typeclasses.traits`: the trace is in the server
+        # log): the page says so where the sheet would be, as `+sheet` does, not an HTTP 500.
+        return [{"kind": "line", "title": "", "text": str(err), "boxes": "", "groups": []}]
     sections = []
-    for section in character.sheet_layout():
+    for section in layout:
         sections.append({"kind": section.kind, "title": section.title, "text": section.text,
                          "boxes": section.boxes,
                          "groups": [{"title": title, "traits": list(traits)} for title, traits in section.rows]})

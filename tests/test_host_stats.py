@@ -25,6 +25,8 @@ from storyteller_dice.typeclasses.characters import SHEET
 from .host_stats import StatsSource, full_stats
 from .table_helpers import TableTest
 from .test_odds_page import OddsPageTest
+from .test_panel import PanelTest
+from .test_website_pages import sheet_part, visible
 
 SOURCE = "tests.host_stats.StatsSource"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "host-stats.md"
@@ -121,8 +123,6 @@ class TestReaders(HostStatsTest):
         assert self.char1.sheet.vitals(self.char1.sheet_values)["hunger"] == 3
 
     def test_website_sheet_page(self):
-        from tests.test_website_pages import sheet_part, visible
-
         self.client.force_login(self.account)
         page = self.client.get(self.char1.web_get_detail_url())
         assert page.status_code == 200
@@ -313,6 +313,13 @@ class TestOtherSources(HostStatsTest):
             self.do(CmdRoll, "dex vs 2", [], "This game's stats could not be read (DICE_TRAIT_SOURCE); staff can "
                                              "see why in\n  the server log.")
             assert trace.call_args.args[0] == "DICE_TRAIT_SOURCE: reading traits for Char"
+            self.call(CmdStat(), "dex=3", "This game's stats could not be read (DICE_TRAIT_SOURCE); staff can see "
+                                          "why in\n  the server log.", caller=self.char1)
+            self.client.force_login(self.account)
+            page = self.client.get(self.char1.web_get_detail_url())
+            assert page.status_code == 200
+            assert visible(sheet_part(page.content.decode())) == (
+                "This game's stats could not be read (DICE_TRAIT_SOURCE); staff can see why in the server log.")
 
 
 class NeedsArguments:
@@ -394,3 +401,17 @@ def test_the_docs_example_is_the_tested_fixture():
     cls = source[source.index("class StatsSource"):source.index("\n\n\ndef full_stats")] + "\n"
     assert example.endswith(cls), example
     assert len(example.splitlines()) <= 45
+
+
+class TestPanelFollowsSpecialties(PanelTest):
+    def test_a_specialty_added_or_removed_updates_the_panels_sheet(self):
+        self.hello()
+        got = self.sent(lambda: self.call(CmdStat(), "spec athletics=Running", "Added the Specialty Running to "
+                                          "your Athletics.", caller=self.char1))
+        assert [name for name, _ in got] == ["dice_panel", "char_vitals"]
+        sections = {part["title"]: part for part in got[0][1][1]["sheet"]["sections"]}
+        assert sections["Specialties"]["text"] == "Athletics (Running)"
+        got = self.sent(lambda: self.call(CmdStat(), "/remove spec athletics=run", "Removed the Specialty Running "
+                                          "from your Athletics.", caller=self.char1))
+        sections = {part["title"]: part for part in got[0][1][1]["sheet"]["sections"]}
+        assert "Specialties" not in sections  # none left: the sheet shows no such line
