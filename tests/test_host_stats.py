@@ -177,7 +177,8 @@ class TestWebsiteOdds(HostStatsTest, OddsPageTest):
         head = self.shown(character=self.char1.id, pool="dex+stealth", target="3")[0]
         assert head.startswith("[Odds] Dexterity 4 + Stealth 3 = 7 (7 dice), Hunger 3, vs 3 messy critical 11.2%"), head
         traits = self.get(character=self.char1.id)
-        offered = dict(re.findall(r'value="([a-z ]+)" id="odds-trait-\d+"[^>]*><label[^>]*>[^<]* (\d+)</label>', traits))
+        offered = dict(re.findall(r'value="([a-z ]+)" id="odds-trait-\d+"[^>]*><label[^>]*>[^<]* (\d+)</label>',
+                                  traits))
         assert (offered["dexterity"], offered["stealth"], offered["larceny"]) == ("4", "3", "2")
 
 
@@ -188,7 +189,8 @@ class TestWriting(HostStatsTest):
         self.call(CmdStat(), "hunger=1", "Your Hunger is now 1 (was 3).", caller=self.char1)
         self.call(CmdStat(), "larceny=3", "Your Larceny is now 3 (was 2).", caller=self.char1)  # not in the dict
         stats = self.stats()
-        assert (stats["attributes"]["physical"]["dexterity"], stats["skills"]["animal_ken"], stats["hunger"]) == (5, 2, 1)
+        physical = stats["attributes"]["physical"]
+        assert (physical["dexterity"], stats["skills"]["animal_ken"], stats["hunger"]) == (5, 2, 1)
         assert "larceny" not in stats["skills"]
         assert self.char1.attributes.get("values", category=SHEET) == {
             "dexterity": 2, "stealth": 1, "hunger": 1, "larceny": 3, "athletics": 1}
