@@ -53,7 +53,8 @@ Specialties: with this source they stay the sheet's own.
 
 `source_problem()` is the start-time check of the setting (called from the roll log's
 `AppConfig.ready()`, before Evennia's flat API exists: this module imports nothing of
-Evennia's at import time).
+Evennia's at import time). **Ruling:** it builds the source, so a source's `__init__` must need
+neither Evennia's flat API nor the database (its methods may).
 """
 
 import math
