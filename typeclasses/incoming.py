@@ -10,8 +10,8 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   does (typeclasses/speech_text.py): no line break survives (`|/` and real line breaks each
   become a space), a tag of ours in it is marked with the sender's name
   (`say hi|/[Roll] Admin rolls 9` reaches the room as `Alice says, "hi (Alice)[Roll] Admin
-  rolls 9"`), links become plain text, colour is kept, and `|n` ends it so its colour does not
-  bleed into the next line. Text sent as `(text, {kwargs})` is treated the same; the kwargs
+  rolls 9"`), links become plain text, colour is kept, and `|n` ends it when a colour is still
+  on at its end, so its colour does not bleed into the next line. Text sent as `(text, {kwargs})` is treated the same; the kwargs
   (the message `type`, `from_channel`) pass unchanged. Whoever the sender is: a room, a script's
   object or a staff member sending with a `from_obj` gets one line too (staff lines that need
   several lines are sent without a sender, as Evennia's `@emit` does).
@@ -44,6 +44,7 @@ import re
 from evennia.utils.utils import make_iter, to_str
 
 from storyteller_dice.rules.display import shown_at, strip_markup, without_control
+from storyteller_dice.rules.display import _STYLE, _tokens  # markup read as colour_only reads it
 
 from .names import shown_name
 from .speech_text import literal, mark_tags, speech_text
@@ -100,12 +101,11 @@ def sender(receiver, from_obj):
     return None
 
 
-def _ends_reset(text):
-    """Whether `text` ends with a colour reset `|n` (not an escaped `||n`)."""
-    if not text.endswith("|n"):
-        return False
-    pipes = len(text[:-1]) - len(text[:-1].rstrip("|"))
-    return pipes % 2 == 1
+def _colour_open(text):
+    """Whether a colour of `text` is still on at its end: a style code after its last `|n`
+    (read as Evennia reads the markup, so `||n` is text)."""
+    styles = [source for kind, source, _ in _tokens(text) if kind == _STYLE]
+    return bool(styles) and styles[-1] != "|n"
 
 
 def player_line(text, author):
@@ -119,7 +119,7 @@ def player_line(text, author):
     marker = f"({literal(author)})"
     while marker + marker in line:
         line = line.replace(marker + marker, marker)
-    if line and not _ends_reset(line):
+    if _colour_open(line):
         line += "|n"
     return line
 
