@@ -40,6 +40,7 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
 """
 
 import re
+from functools import lru_cache
 
 from evennia.utils.utils import make_iter, to_str
 
@@ -47,7 +48,7 @@ from storyteller_dice.rules.display import shown_at, strip_markup, without_contr
 from storyteller_dice.rules.display import _STYLE, _tokens  # markup read as colour_only reads it
 
 from .names import shown_name
-from .speech_text import literal, mark_tags, speech_text
+from .speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text
 
 # Real line breaks (and the other characters a terminal may start a line at) become a space:
 # the speech rules' input filter would remove them, gluing the words on either side.
@@ -113,7 +114,14 @@ def player_line(text, author):
     Player text as another player reads it (see the module's rulings): one line, tags of ours
     marked with `author` (a name, taken as text), no links, colour kept and reset at the end.
     """
-    line = speech_text(_BREAKS.sub(" ", to_str(text)), author)
+    return _player_line(to_str(text), str(author), SYSTEM_TAGS.items())
+
+
+@lru_cache(maxsize=256)
+def _player_line(text, author, tags):
+    # Kept for the same text, author and tags of ours (a system registered later adds tags):
+    # a line said in a full room is filtered once, not once for each of its receivers.
+    line = speech_text(_BREAKS.sub(" ", text), author)
     # A tag already marked as the author's (speech of ours, or this filter run before) gets
     # one mark, not two: the tag matcher marks every tag, marked or not.
     marker = f"({literal(author)})"
@@ -208,6 +216,8 @@ def look_text(text, names, owner):
     if names:
         pattern = re.compile("|".join(re.escape(key) for key in sorted(names, key=len, reverse=True)))
         text = pattern.sub(lambda found: names[found.group()], text)
+    if mark_tags(text, owner) == text:
+        return text  # no tag of ours anywhere (most looks): no line to check
     starts = _line_starts(text)
     lines = [text[start:end] for start, end in zip(starts, starts[1:] + [len(text)])]
     return "".join(_tag_first(line, owner) for line in lines)
