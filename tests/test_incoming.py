@@ -262,3 +262,27 @@ class TestLookShowsNamesAsText(IncomingTest):
         self.gem.key = "Gem"
         assert self.char1.at_look(self.room1) == DefaultCharacter.at_look(self.char1, self.room1)
         assert self.char1.at_look(self.gem) == DefaultCharacter.at_look(self.char1, self.gem)
+
+
+class TestGeneratedHostileText(IncomingTest):
+    """Generated hostile text, as a host's speech command would send it (`tests/test_speech.py`'s
+    pieces and checks): one clean line, every tag of ours marked, and a fixed point."""
+
+    def test_one_line_and_a_fixed_point(self):
+        from hypothesis import given
+
+        from storyteller_dice.typeclasses.incoming import player_line
+        from tests.test_speech import _HYPO, HOSTILE, check_received, load
+
+        load()
+
+        @_HYPO
+        @given(text=HOSTILE)
+        def check(text):
+            said = (f'Char says, "{text}"', {"type": "say"})
+            got = self.sent(lambda: self.char2.msg(text=said, from_obj=self.char1))[self.char2]
+            assert len(got) == 1 and got[0][1] == {"type": "say"}
+            check_received(self, got[0][0], starts='Char says, "')
+            assert player_line(got[0][0], "Char") == got[0][0]
+
+        check()
