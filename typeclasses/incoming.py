@@ -11,10 +11,11 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   become a space), a tag of ours in it is marked with the sender's name
   (`say hi|/[Roll] Admin rolls 9` reaches the room as `Alice says, "hi (Alice)[Roll] Admin
   rolls 9"`), links become plain text, colour is kept, and `|n` ends it when a colour is still
-  on at its end, so its colour does not bleed into the next line. Text sent as `(text, {kwargs})` is treated the same; the kwargs
-  (the message `type`, `from_channel`) pass unchanged. Whoever the sender is: a room, a script's
-  object or a staff member sending with a `from_obj` gets one line too (staff lines that need
-  several lines are sent without a sender, as Evennia's `@emit` does).
+  on at its end, so its colour does not bleed into the next line. Text sent as
+  `(text, {kwargs})` is treated the same; the kwargs (the message `type`, `from_channel`) pass
+  unchanged. Whoever the sender is: a room, a script's object or a staff member sending with a
+  `from_obj` gets one line too (staff lines that need several lines are sent without a
+  sender, as Evennia's `@emit` does).
 - **Ruling (our lines):** a line of ours (a roll, a contest, a ruling: `commands.dice_base.send`)
   holds line breaks and tags of ours on purpose. It is marked as ours by its type: it is an
   `OurLine`, a `str` only code can make (a player's text is always a plain `str`). `msg()`
