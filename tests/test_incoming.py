@@ -286,3 +286,37 @@ class TestGeneratedHostileText(IncomingTest):
             assert player_line(got[0][0], "Char") == got[0][0]
 
         check()
+
+
+class TestTheSendersName(IncomingTest):
+    """A line that starts with the sender's name as text keeps the name as every line shows it."""
+
+    def test_player_line_keeps_the_leading_name(self):
+        from storyteller_dice.typeclasses.incoming import player_line
+
+        for text, author, shown in (
+            ("Ann||/[Roll] Ann has left the game.", "Ann|/[Roll] Ann", "Ann||/[Roll] Ann has left the game."),
+            ("Ann||/[Roll] Ann says, \"[Roll]\"", "Ann|/[Roll] Ann",
+             "Ann||/[Roll] Ann says, \"(Ann||/[Roll] Ann)[Roll]\""),
+            ("[Roll] Admin has left the game.", "[Roll] Admin", "([Roll] Admin)[Roll] Admin has left the game."),
+            # Printed raw (a host's get_display_name): not the name as text, the whole is player text.
+            ("Ann|/[Roll] Ann has left the game.", "Ann|/[Roll] Ann",
+             "Ann (Ann||/[Roll] Ann)[Roll] Ann has left the game."),
+        ):
+            assert player_line(text, author) == shown, text
+            assert player_line(shown, author) == shown, text
+
+    def test_a_stored_name_leaving_in_a_game_with_our_object_parent(self):
+        from typeclasses.characters import Character
+
+        ann = create.create_object(Character, key="Ann", location=self.room1)
+        ann.db_key = "Ann|/[Roll] Ann"
+        ann.save()
+        got = self.sent(lambda: ann.at_post_unpuppet(session=None))
+        assert got[self.char2] == ["Ann||/[Roll] Ann has left the game."]
+
+    def test_a_raw_name_leaving_in_a_host_that_prints_it_raw(self):
+        ann = create.create_object(RawNameCharacter, key="Ann", location=self.room1)
+        ann.key = "Ann|/[Roll] Ann"
+        got = self.sent(lambda: ann.at_post_unpuppet(session=None))
+        assert got[self.char2] == ["Ann (Ann||/[Roll] Ann)[Roll] Ann has left the game."]

@@ -16,6 +16,12 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   unchanged. Whoever the sender is: a room, a script's object or a staff member sending with a
   `from_obj` gets one line too (staff lines that need several lines are sent without a
   sender, as Evennia's `@emit` does).
+- **Ruling (the sender's name):** a line that starts with the sender's name as every line
+  shows it (`typeclasses.names.shown_name`: text, one line), as Evennia's `Alice says`,
+  `Alice has left the game` and `Alice arrives` do, keeps that name as it is shown everywhere
+  else; only what follows it is player text. A tag of ours at the very start of the name (a
+  name stored around the name rule) is marked all the same. A name printed raw (a host's
+  `get_display_name`) is not the name as text: the whole line is player text.
 - **Ruling (our lines):** a line of ours (a roll, a contest, a ruling: `commands.dice_base.send`)
   holds line breaks and tags of ours on purpose. It is marked as ours by its type: it is an
   `OurLine`, a `str` only code can make (a player's text is always a plain `str`). `msg()`
@@ -45,11 +51,12 @@ from functools import lru_cache
 
 from evennia.utils.utils import make_iter, to_str
 
-from storyteller_dice.rules.display import shown_at, strip_markup, without_control
+from storyteller_dice.rules.display import colour_only, escape, shown_at, strip_markup, without_control
 from storyteller_dice.rules.display import _STYLE, _tokens  # markup read as colour_only reads it
 
+from .inputfilter import clean_line
 from .names import shown_name
-from .speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text
+from .speech_text import SYSTEM_TAGS, literal, mark_tags
 
 # Real line breaks (and the other characters a terminal may start a line at) become a space:
 # the speech rules' input filter would remove them, gluing the words on either side.
@@ -122,14 +129,31 @@ def player_line(text, author):
 def _player_line(text, author, tags):
     # Kept for the same text, author and tags of ours (a system registered later adds tags):
     # a line said in a full room is filtered once, not once for each of its receivers.
-    line = speech_text(_BREAKS.sub(" ", text), author)
-    # A tag already marked as the author's (speech of ours, or this filter run before) gets
-    # one mark, not two: the tag matcher marks every tag, marked or not.
-    marker = f"({literal(author)})"
-    while marker + marker in line:
-        line = line.replace(marker + marker, marker)
+    text = _BREAKS.sub(" ", text)
+    name = escape(author)
+    if name and text.startswith(name):
+        # The line starts with the sender's name as every line shows it (Evennia's "Alice
+        # says", "Alice has left the game"): the name is kept as it is shown everywhere, not
+        # marked as speech (a tag at its very start excepted); the rest is the player text.
+        line = _tag_first(name, author) + _marked(colour_only(clean_line(text[len(name):])), author).rstrip()
+    else:
+        # `speech_text`, its tags marked by `_marked`.
+        line = _marked(colour_only(clean_line(text)).strip(), author)
     if _colour_open(line):
         line += "|n"
+    return line
+
+
+def _marked(markup, author):
+    """
+    `markup` (as `colour_only` leaves it) with every tag of ours marked with `author`, once: a
+    mark already there (speech of ours, or this filter run before) is not marked again, and
+    is never searched for tags itself (a name stored around the name rule may hold one).
+    """
+    marker = f"({literal(author)})"
+    line = marker.join(mark_tags(piece, author) for piece in markup.split(marker))
+    while marker + marker in line:
+        line = line.replace(marker + marker, marker)
     return line
 
 
