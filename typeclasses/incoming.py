@@ -25,7 +25,9 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
 - **Ruling (our lines):** a line of ours (a roll, a contest, a ruling: `commands.dice_base.send`)
   holds line breaks and tags of ours on purpose. It is marked as ours by its type: it is an
   `OurLine`, a `str` only code can make (a player's text is always a plain `str`). `msg()`
-  passes it unchanged, as a plain `str` (nothing past `msg()` sees the mark).
+  passes it unchanged, as a plain `str` (nothing past `msg()` sees the mark). A host's `msg()`
+  placed before ours that rebuilds the text drops the mark: the line is then player text (one
+  line), never the other way round.
 - **Ruling (twice):** filtering twice gives what filtering once gives, so the speech commands
   of ours (commands/speech.py, commands/ooc.py), whose lines are already made so, pass through
   it unchanged in what the reader sees: a tag already marked with the sender's name is not
