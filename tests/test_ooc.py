@@ -158,3 +158,25 @@ class TestOOCInCmdset(EvenniaCommandTest):
 
         self.call(CmdUnpuppet(), "", "\nYou go OOC.", caller=self.account)
         assert self.account.get_puppet(self.session) is None
+
+
+class TestOOCThroughTheCommandHandler(EvenniaCommandTest):
+    """`ooc` as a player types it: the character's cmdset merged over the account's, whose stock
+    `ooc` ours extends."""
+
+    def setUp(self):
+        super().setUp()
+        from typeclasses.accounts import Account
+        from typeclasses.characters import Character
+
+        self.char1.swap_typeclass(Character)
+        self.account.swap_typeclass(Account)
+
+    def test_ooc_with_text_speaks_and_bare_ooc_leaves(self):
+        with patch.object(self.char2, "msg") as theirs:
+            self.char1.execute_cmd("ooc hello", session=self.session)
+        assert [call.kwargs["text"] for call in theirs.call_args_list] == [
+            ('|w<OOC>|n Char says, "hello|n"', {"type": "say"})]
+        assert self.account.get_puppet(self.session) == self.char1
+        self.char1.execute_cmd("ooc", session=self.session)
+        assert self.account.get_puppet(self.session) is None
