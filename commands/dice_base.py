@@ -22,6 +22,7 @@ from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses.amp_batch import batched
 from storyteller_dice.typeclasses.audience import distinct
+from storyteller_dice.typeclasses.incoming import ours
 # The host's Character typeclass: any class mixing in the sheet counts as a character.
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin as Character
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
@@ -418,7 +419,8 @@ class PerWidth:
 def send(receivers, text, from_obj=None):
     """
     The one way out for every message of ours that carries player text (see
-    `rules.display`): each receiver gets exactly `text`, by its own `msg()`.
+    `rules.display`): each receiver gets exactly `text`, by its own `msg()`, marked as a line
+    of ours (`typeclasses.incoming.ours`) so that the receiver's `msg()` passes it unchanged.
 
     Not `msg_contents`: it runs the `$func()` parser and `str.format_map` on the text for
     each receiver, so `$randint(1,10)` in a comment would differ per viewer, `{you}` would
@@ -440,10 +442,18 @@ def send(receivers, text, from_obj=None):
         text = PerWidth(text)
     # Each receiver's `msg()` and its hooks run as before; what they send is held, and the
     # sessions sent the same go to the Portal as one message (a full room at one width: one).
+    # Every message is marked as a line of ours (`ours`): the receiver's `msg()` treats what
+    # another object sends as player text (typeclasses/incoming.py), and a roll line's line
+    # breaks and tags are ours on purpose.
     with batched():
         for obj in told:
-            obj.msg(text(width_of(obj)) if callable(text) else text, from_obj=from_obj)
+            obj.msg(_marked(text(width_of(obj)) if callable(text) else text), from_obj=from_obj)
     return told
+
+
+def _marked(text):
+    """A message of ours marked so (`typeclasses.incoming.ours`); anything but text as it is."""
+    return ours(text) if isinstance(text, str) else text
 
 
 DEFAULT_WIDTH = 80

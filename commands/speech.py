@@ -18,6 +18,12 @@ category, and change only what reaches the other players:
 
 Every roll line can be checked: `+roll/verify <code>` shows the stored record of the code at
 the end of the line (see `help verifying rolls`).
+
+These commands are optional extras (`SpeechCmdSet`): without them, the receiving character's
+`msg()` (typeclasses/incoming.py) already makes the host's own `say`, `pose` and `whisper` one
+line of player text with our tags marked. They still do it themselves (and `pose` here never
+evaluates a template); what they send passes that filter unchanged, since filtering twice gives
+what filtering once gives.
 """
 
 from django.db.models import Q

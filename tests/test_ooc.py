@@ -1,7 +1,7 @@
 """
 `ooc <text>` (commands/ooc.py): an out-of-character say or pose to the room, with the same
-anti-forgery rules as `say` (commands/speech.py); Evennia's unpuppeting `ooc` is `unpuppet` or
-`@ooc` while a character is puppeted.
+anti-forgery rules as `say` (commands/speech.py); bare `ooc` (and `unpuppet`) is Evennia's
+stock `ooc`, which leaves the character: ours extends it.
 """
 
 from unittest.mock import patch
@@ -62,14 +62,65 @@ class TestOOC(EvenniaCommandTest):
         _, theirs = self.run_ooc("{char} $you() |lcquit|ltclick|le")
         assert theirs == [('<OOC> Char says, "{char} $you() quit click"', "say")]
 
-    def test_nothing_to_say_gives_usage(self):
-        self.call(self.cmd(), "", "Usage: ooc <message>, or ooc :<pose>. To leave your character: unpuppet.")
-        self.call(self.cmd(), ":   ", "Usage: ooc <message>")
+    def test_nothing_to_pose_gives_usage(self):
+        self.call(self.cmd(), ":   ", "Usage: ooc <message>, or ooc :<pose>. ooc alone leaves your character.",
+                  caller=self.char1)
+        self.call(self.cmd(), ";", "Usage: ooc <message>", caller=self.char1)
+
+    def test_text_is_kept_as_typed(self):
+        # MuxCommand's parse would take `/x` for a switch and split at `=`.
+        mine, theirs = self.run_ooc("/me = 2 + 2")
+        assert theirs == [('<OOC> Char says, "/me = 2 + 2"', "say")]
 
     def test_sent_per_receiver_never_msg_contents(self):
         with patch.object(type(self.room1), "msg_contents") as contents:
             self.run_ooc("hi")
         contents.assert_not_called()
+
+
+class TestBareOOCIsEvennias(EvenniaCommandTest):
+    """With no text, `ooc` is Evennia's own command: it leaves the character."""
+
+    def setUp(self):
+        super().setUp()
+        from storyteller_dice.commands.ooc import CmdOOC
+
+        self.cmd = CmdOOC
+
+    def test_it_extends_the_stock_command(self):
+        from evennia.commands.default.account import CmdOOC as StockOOC
+
+        assert issubclass(self.cmd, StockOOC)
+        assert self.cmd.extends == "evennia.commands.default.account.CmdOOC"
+        assert self.cmd.key == "ooc" and "unpuppet" in self.cmd.aliases
+        assert self.cmd.account_caller is True
+
+    def test_bare_ooc_leaves_the_character(self):
+        assert self.account.get_puppet(self.session) == self.char1
+        self.call(self.cmd(), "", "\nYou go OOC.", caller=self.char1, receiver=self.account)
+        assert self.account.get_puppet(self.session) is None
+
+    def test_bare_ooc_as_the_account_leaves_the_character(self):
+        self.call(self.cmd(), "  ", "\nYou go OOC.", caller=self.account)
+        assert self.account.get_puppet(self.session) is None
+
+    def test_unpuppet_with_text_still_leaves(self):
+        self.call(self.cmd(), "hello", "\nYou go OOC.", caller=self.char1, receiver=self.account,
+                  cmdstring="unpuppet")
+        assert self.account.get_puppet(self.session) is None
+
+    def test_already_ooc(self):
+        self.account.unpuppet_object(self.session)
+        self.call(self.cmd(), "", "You are already OOC.", caller=self.account)
+        # Text with no character to speak as: the stock command's answer, nothing said.
+        self.call(self.cmd(), "hello", "You are already OOC.", caller=self.account)
+
+    def test_leaving_keeps_the_stock_lock(self):
+        self.account.permissions.clear()
+        self.account.permissions.add("Guest")
+        self.account.is_superuser = False
+        self.call(self.cmd(), "", "You cannot leave your character.", caller=self.char1, receiver=self.account)
+        assert self.account.get_puppet(self.session) == self.char1
 
 
 class TestOOCInCmdset(EvenniaCommandTest):
@@ -92,15 +143,40 @@ class TestOOCInCmdset(EvenniaCommandTest):
     def test_stock_unpuppet_stays_reachable(self):
         from evennia.commands.default.account import CmdOOC as StockOOC
 
+        for raw in ("unpuppet", "@ooc", "ooc"):
+            found = self.find(raw)
+            assert isinstance(found, StockOOC), raw
+
+    def test_unpuppet_is_the_same_command(self):
         from storyteller_dice.commands.ooc import CmdOOC, CmdUnpuppet
 
-        for raw in ("unpuppet", "@ooc"):
-            found = self.find(raw)
-            assert isinstance(found, CmdUnpuppet) and isinstance(found, StockOOC), raw
-            assert not isinstance(found, CmdOOC)
+        assert issubclass(CmdUnpuppet, CmdOOC)
+        assert CmdUnpuppet.key == "ooc" and set(CmdUnpuppet.aliases) == {"unpuppet", "@ooc"}
 
     def test_unpuppet_unpuppets(self):
         from storyteller_dice.commands.ooc import CmdUnpuppet
 
         self.call(CmdUnpuppet(), "", "\nYou go OOC.", caller=self.account)
+        assert self.account.get_puppet(self.session) is None
+
+
+class TestOOCThroughTheCommandHandler(EvenniaCommandTest):
+    """`ooc` as a player types it: the character's cmdset merged over the account's, whose stock
+    `ooc` ours extends."""
+
+    def setUp(self):
+        super().setUp()
+        from typeclasses.accounts import Account
+        from typeclasses.characters import Character
+
+        self.char1.swap_typeclass(Character)
+        self.account.swap_typeclass(Account)
+
+    def test_ooc_with_text_speaks_and_bare_ooc_leaves(self):
+        with patch.object(self.char2, "msg") as theirs:
+            self.char1.execute_cmd("ooc hello", session=self.session)
+        assert [call.kwargs["text"] for call in theirs.call_args_list] == [
+            ('|w<OOC>|n Char says, "hello|n"', {"type": "say"})]
+        assert self.account.get_puppet(self.session) == self.char1
+        self.char1.execute_cmd("ooc", session=self.session)
         assert self.account.get_puppet(self.session) is None

@@ -28,6 +28,7 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import match_name
 
 from . import panel
+from .incoming import incoming, look_text, names_in_view, ours
 from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .stored import replace_value
@@ -62,8 +63,22 @@ class DiceCharacterMixin:
         line indented, our tags marked (the ruling is in typeclasses/speech_text.py)."""
         return description_text(self.db.desc or self.default_description, self.key)
 
+    def at_look(self, target, **kwargs):
+        """Evennia's look (and the host's), what it shows made safe by the looker: every name in
+        it shown as text, whatever the host's `get_display_name` prints, and no line of it
+        starting with a tag of ours (typeclasses/incoming.py, `look_text`)."""
+        names = names_in_view(target)  # before the look: a target may delete itself in at_desc
+        owner = getattr(target, "key", "") or ""
+        return look_text(super().at_look(target, **kwargs), names, owner)
+
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
-        """Another player's speech gets its author's tag when this player has +nospoof on."""
+        """
+        What another object sends is player text: one line, our tags in it marked with the
+        sender's name, no links, colour reset at the end (typeclasses/incoming.py); a line of
+        ours (marked so) passes unchanged. Then another player's speech gets its author's tag
+        when this player has +nospoof on.
+        """
+        text = incoming(self, text, from_obj)
         super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
 
     # ------------------------------------------------------------ the name
@@ -302,7 +317,7 @@ class DiceCharacterMixin:
         self.msg((self.at_look(self.location), {"type": "look"}), options=None)
 
         def message(obj, from_obj):
-            obj.msg(f"{self.get_display_name(obj)} has entered the game.", from_obj=from_obj)
+            obj.msg(ours(f"{shown_name(self)} has entered the game."), from_obj=from_obj)
 
         if self.location:
             self.location.for_contents(message, exclude=[self], from_obj=self)

@@ -9,7 +9,10 @@ typeclasses never import from `commands/`.
 - The preference is the Attribute `nospoof` (category `preferences`) on the **account**, so it
   follows the player from character to character and covers pages (which go to the account).
 - Only messages that carry a speech type (`SPEECH_TYPES`: `say`, `pose`, `whisper`, `page`,
-  `emit`; commands/speech.py sends them so) and a `from_obj` are tagged.
+  `emit`; commands/speech.py sends them so, and so do Evennia's own `say`, `pose` and
+  `whisper`) and a `from_obj` are tagged. A Character's `msg()` tags the message after it has
+  made it one line of player text (typeclasses/incoming.py), so the tag is the start of the
+  one line the reader gets.
 - **Ruling:** system lines (roll announcements and the like) are not tagged, though they carry
   the roller as `from_obj`: they come from the game, whose lines can be checked with
   `+roll/verify <code>`. Your own speech is not tagged either (neither from your character
