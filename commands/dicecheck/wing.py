@@ -70,10 +70,9 @@ Against someone in the room (their sheet gives the TN):
   +roll/damage 6d(6+):HAR <target>      vs their Hardness: the Effect
         is applied to them as wounds
 Another player's character answers (consent) with +roll/answer <you>
-  or /decline within 5 minutes, also over a restart. Staff need none.
-  One check waits at a time: another is refused until it is answered,
-  declined, expired or withdrawn (+roll/cancel; then not again at the
-  same character within its 5 minutes). The answer names the check.
+  or /decline within 5 minutes. One check of yours waits at a time;
+  +roll/cancel withdraws it (that character: again after 5 minutes).
+  Staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
