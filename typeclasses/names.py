@@ -8,6 +8,7 @@ or changed, and how every name is shown.
   command and the website's registration both go through;
 - characters: `Character.validate_name` (typeclasses/characters.py), which `charcreate`, the
   account's first character and the website's character creation go through;
+- channels: `Channel.at_channel_creation` and renames (typeclasses/channels.py);
 - renames: the builder command `@name` (commands/building.py), for accounts (`@name *bob = ...`)
   and objects alike; new objects: `@create`, `@dig` and `@open` (the same module);
 - names already in the database: `report_bad_names()`, run at every server start
@@ -25,6 +26,17 @@ Evennia's markup (`|`, `{`, `$`), control, escape, bidi and zero-width character
 characters Evennia's lock strings are made of (`;`, `:`, `(`, `)`, `,`, `&`, `!`), and anything
 that could imitate the `+nospoof` tag `[Name(#12)]` or a system tag `[Roll]` (brackets,
 parentheses, `#`). A MUSH name rarely needs more, and what is refused is told in one line.
+
+**Ruling (names that read as our tags):** a character, account or channel name may not read as
+a tag of ours (`[Roll]`, `[Staff]`, every tag in `typeclasses.speech_text.SYSTEM_TAGS`) where it
+is shown in brackets (a channel's `[Public]` in front of each message, `+nospoof`'s
+`[Name(#12)]`): `Roll`, `STAFF`, `Rоll` with a Cyrillic `о` and `Private roll` are refused. It is
+the same search that marks our tags in speech (`speech_text.looks_like_tag`): any letter case,
+every UTS #39 look-alike of each letter, whatever shows nothing ignored.
+
+**Ruling (channels):** a channel's name follows the strict rule of character names (letters,
+digits, single spaces and `' - . _`, at most 30 characters), since it is shown in front of every
+message on the channel as `[name]`.
 
 **Ruling (other objects):** rooms, exits and things are named by builders, whose names are
 longer and use punctuation ("Elysium (Upper Gallery)"). They keep everything printable up to
@@ -53,14 +65,20 @@ from evennia.utils.utils import class_from_module
 
 from storyteller_dice.rules.display import escape, without_control
 
+from .speech_text import looks_like_tag
+
 NAME_MAX = 30
 OBJECT_NAME_MAX = 80
 ACCOUNT_NAME_MIN = 3
 MAX_MARKS = 2
 #: The characters that may join the words of a character or account name.
 JOINERS = "'-._"
-#: Kinds of name the rule knows: the strict rule for those who speak, the text rule for things.
-SPEAKER_KINDS = ("character", "account")
+#: Kinds of name the rule knows: the strict rule for those who speak (and the channels they speak
+#: on, whose name is shown in front of every message), the text rule for things.
+SPEAKER_KINDS = ("character", "account", "channel")
+
+
+TAG_LIKE = "A name cannot read as one of the game's own tags, like [Roll] or [Staff]."
 
 
 def _describe(char):
@@ -154,10 +172,13 @@ def name_problem(name, kind="character"):
         return "A name must be text."
     limit = NAME_MAX if kind in SPEAKER_KINDS else OBJECT_NAME_MAX
     if len(name) <= limit and _plainly_fine(name, kind):
-        return None
-    problem = _text_problem(name, limit)
-    if problem is None and kind in SPEAKER_KINDS:
-        problem = _speaker_problem(name, kind)
+        problem = None
+    else:
+        problem = _text_problem(name, limit)
+        if problem is None and kind in SPEAKER_KINDS:
+            problem = _speaker_problem(name, kind)
+    if problem is None and kind in SPEAKER_KINDS and looks_like_tag(name):
+        problem = TAG_LIKE
     return problem
 
 
