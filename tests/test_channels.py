@@ -86,10 +86,10 @@ class TestChannelLogFile(EvenniaTest):
         self.assertTrue(inside_log_dir(filename), filename)
         self.assertTrue(filename.startswith("channel_evil_"), filename)
         channel.attributes.add("log_file", "../outside.log")
-        channel._log_file = None
+        channel._safe_log_file = None
         self.assertEqual(channel.get_log_filename(), filename)  # an unsafe stored name is not used
         channel.attributes.add("log_file", "chat/ooc.log")
-        channel._log_file = None
+        channel._safe_log_file = None
         self.assertEqual(channel.get_log_filename(), "chat/ooc.log")
 
 
