@@ -12,7 +12,7 @@ from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest, EvenniaTest
 
 from storyteller_dice.typeclasses.channels import log_filename
-from storyteller_dice.typeclasses.names import TAG_LIKE
+from storyteller_dice.typeclasses.names import RENAME, TAG_LIKE
 
 CHANNEL = "typeclasses.channels.Channel"
 
@@ -41,8 +41,26 @@ class TestChannelNames(EvenniaTest):
         with mock.patch("storyteller_dice.typeclasses.channels.logger.log_warn") as warn:
             channel = create.create_channel("R\u043ell", typeclass=CHANNEL)
         (line,), = [call.args for call in warn.call_args_list]
-        self.assertEqual(line, f"Bad name: channel #{channel.id} 'R\\u043ell': {TAG_LIKE} Rename it.")
+        self.assertEqual(line, f"Bad name: channel #{channel.id} 'R\\u043ell': {TAG_LIKE} {RENAME[True]}")
         self.assertEqual(channel.channel_prefix(), "(channel)[R\u043ell] ")
+
+    def test_a_stored_tag_like_channel_name_is_reported_to_staff(self):
+        from storyteller_dice.typeclasses.names import report_bad_names, staff_notice
+
+        channel = create.create_channel("Staff", typeclass=CHANNEL)
+        with mock.patch("evennia.utils.logger.log_warn") as warn:
+            found = report_bad_names()
+        self.assertEqual(found, [("channel", channel.id, "Staff", TAG_LIKE)])
+        self.assertEqual(warn.call_args.args[0], f"Bad name: channel #{channel.id} 'Staff': {TAG_LIKE} Rename it (a "
+                                                 "channel with py: py ch = evennia.search_channel('<name>')[0]; ch.key = "
+                                                 "'<new name>').")
+        self.account.permissions.add("Admin")
+        self.assertEqual(staff_notice(self.account), f"|w[Staff]|n 1 stored name(s) break the name rule (see the server "
+                                                     f"log): channel #{channel.id} Staff. Rename them with @name (a "
+                                                     "channel with py: py ch = evennia.search_channel('<name>')[0]; ch.key = "
+                                                     "'<new name>').")
+        channel.key = "Staffroom"
+        self.assertIsNone(staff_notice(self.account))
 
     def test_the_prefix_is_text(self):
         channel = create.create_channel("Red", typeclass=CHANNEL)

@@ -12,7 +12,8 @@ and a channel's name, description and log file cannot be turned against the game
   `Rоll` with a Cyrillic `о`). `Channel.create` refuses such a name with the rule's line.
   Evennia's `channel/create` builds the channel directly, with no hook that can refuse, so a
   channel made that way with a name the rule refuses is kept (staff rename it), logged at
-  creation, and shown harmlessly: its prefix in front of every message is text (`[|rRed]`
+  creation and at every start with the other stored names (staff are told at login,
+  `names.report_bad_names`), and shown harmlessly: its prefix in front of every message is text (`[|rRed]`
   shows as typed, no colour) and, when the name reads as a tag of ours, is marked as the
   channel's (`(channel)[Roll] Alice: hi`), as a player's speech is marked with their name.
 - **The description** (`channel/desc`, the `desc` Attribute) is text wherever it is read: one
@@ -38,7 +39,7 @@ from evennia.typeclasses.attributes import AttributeHandler, ModelAttributeBacke
 from evennia.utils import logger
 from evennia.utils.utils import lazy_property
 
-from .names import log_name, name_problem
+from .names import RENAME, log_name, name_problem
 from .inputfilter import clean_line
 from .speech_text import literal, mark_tags, speech_text
 
@@ -105,7 +106,7 @@ class DiceChannelMixin:
         super().at_channel_creation()
         problem = name_problem(self.key, "channel")
         if problem:
-            logger.log_warn(f"Bad name: channel #{self.id} {log_name(self)}: {problem} Rename it.")
+            logger.log_warn(f"Bad name: channel #{self.id} {log_name(self)}: {problem} {RENAME[True]}")
 
     def channel_prefix(self):
         """`[name] ` as text; a name that reads as a tag of ours is marked as the channel's."""

@@ -11,7 +11,8 @@ or changed, and how every name is shown.
 - channels: `Channel.at_channel_creation` and renames (typeclasses/channels.py);
 - renames: the builder command `@name` (commands/building.py), for accounts (`@name *bob = ...`)
   and objects alike; new objects: `@create`, `@dig` and `@open` (the same module);
-- names already in the database: `report_bad_names()`, run at every server start
+- names already in the database (accounts, objects and channels): `report_bad_names()`, run
+  at every server start
   (server/conf/at_server_startstop.py).
 
 A name is shown as text wherever it is printed (`shown_name`, used by every typeclass's
@@ -57,6 +58,7 @@ import unicodedata
 from django.conf import settings
 from evennia.accounts.accounts import DefaultAccount
 from evennia.accounts.models import AccountDB
+from evennia.comms.models import ChannelDB
 from evennia.objects.models import ObjectDB
 from evennia.objects.objects import DefaultCharacter
 from evennia.server.models import ServerConfig
@@ -237,9 +239,16 @@ def bad_stored_names():
         problem = name_problem(key, kind_of_typeclass(path))
         if problem:
             found.append(("object", dbid, key, problem))
+    for dbid, key in ChannelDB.objects.values_list("id", "db_key").order_by("id"):
+        problem = name_problem(key, "channel")
+        if problem:
+            found.append(("channel", dbid, key, problem))
     return found
 
 
+# Evennia has no command that renames a channel: staff set its key in code.
+CHANNEL_RENAME = "a channel with py: py ch = evennia.search_channel('<name>')[0]; ch.key = '<new name>'"
+RENAME = ("Rename it with @name.", f"Rename it ({CHANNEL_RENAME}).")
 STAFF_NOTICE_ATTRIBUTE = "bad_names"
 STAFF_NOTICE_CATEGORY = "staff_notices"
 
@@ -252,7 +261,7 @@ def report_bad_names():
     """
     found = bad_stored_names()
     for what, dbid, key, problem in found:
-        logger.log_warn(f"Bad name: {what} #{dbid} {ascii(key)}: {problem} Rename it with @name.")
+        logger.log_warn(f"Bad name: {what} #{dbid} {ascii(key)}: {problem} {RENAME[what == 'channel']}")
     ServerConfig.objects.conf(STAFF_NOTICE_ATTRIBUTE, [(what, dbid, key) for what, dbid, key, _ in found])
     return found
 
@@ -260,10 +269,11 @@ def report_bad_names():
 def _still_bad(found):
     """The names of the start's report that still break the rule (staff may have renamed some
     since, with @name)."""
-    ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object")}
+    ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object", "channel")}
     now = dict(
         [(("account", i), k) for i, k in AccountDB.objects.filter(id__in=ids["account"]).values_list("id", "username")]
         + [(("object", i), k) for i, k in ObjectDB.objects.filter(id__in=ids["object"]).values_list("id", "db_key")]
+        + [(("channel", i), k) for i, k in ChannelDB.objects.filter(id__in=ids["channel"]).values_list("id", "db_key")]
     )
     return [(what, dbid, key) for what, dbid, key in found if now.get((what, dbid)) == key]
 
@@ -279,7 +289,8 @@ def staff_notice(account):
     more = f" and {len(found) - 10} more" if len(found) > 10 else ""
     return (
         f"|w[Staff]|n {len(found)} stored name(s) break the name rule (see the server log): "
-        f"{listed}{more}. Rename them with @name."
+        f"{listed}{more}. Rename them with @name"
+        + (f" ({CHANNEL_RENAME})." if any(what == "channel" for what, _, _ in found) else ".")
     )
 
 
