@@ -280,6 +280,26 @@ def split_sides(text, other="a number of dice or a character here"):
     return left, right
 
 
+_EVERY_VS = re.compile(r"\s+vs\.?\s+(?=\S)", re.IGNORECASE)
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\s|$)")
+
+
+def split_challenged(text):
+    """
+    `<pool> [vs <number>] vs <character>` -> (pool, character name), or None when no 'vs' is
+    followed by a character. **Ruling** (every system): a 'vs' followed by a number is the
+    system's own (dice, a difficulty); the last 'vs' followed by anything else names the one
+    challenged, so `dex+brawl vs Bert`, `dex+brawl vs 7 vs Bert` and, for staff,
+    `Anna: dex vs Bert: dex vs 7` read alike in every system.
+    """
+    text = text.strip()
+    for found in reversed(list(_EVERY_VS.finditer(text))):
+        left, right = text[:found.start()].strip(), text[found.end():].strip()
+        if left and right and not _NUMBER.match(right):
+            return left, right
+    return None
+
+
 def audience(caller, others, private):
     """The room, or for a private contest the caller, the others who are connected and staff here."""
     if not private or not caller.location:

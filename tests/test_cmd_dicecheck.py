@@ -288,7 +288,8 @@ class TestOtherCharactersSheets(DiceCheckTest):
         del self.char1.msg
         self.told.clear()
         self.listen(self.char2)
-        self.call(CmdRoll(), "/decline Char2", "You decline Char2's check.", caller=self.char1)
+        self.call(CmdRoll(), "/decline Char2", "You decline Char2's damage check against your Hardness: "
+                  "+roll/damage 50d(1+):HAR Char", caller=self.char1)
         self.assertEqual(self.told, ["Char declines your check: +roll/damage 50d(1+):HAR Char"])
         self.call(CmdRoll(), "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
         self.assertEqual((self.char1.sheet_values["wounds"], RollEntry.objects.count()), (1, 0))
@@ -308,11 +309,59 @@ class TestOtherCharactersSheets(DiceCheckTest):
 
     def test_a_defence_or_an_opposed_pool_is_read_only_when_answered(self):
         self.char1.set_trait("evasion", 2)
-        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
-        self.call(CmdRoll(), "STR:STR Char", self.ASKED, caller=self.char2)  # asking again replaces your own
+        self.call(CmdRoll(), "STR:STR Char", self.ASKED, caller=self.char2)
         self.do(CmdRoll, "/answer char2", [7, 7, 1, 1, 7, 1, 1, 1],
                 {self.char2: "[Roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Strength, 4d(7+)"}, caller=self.char1)
         self.assertEqual(RollEntry.objects.count(), 1)
+
+    def test_two_checks_in_a_row_the_first_is_answered_and_the_second_refused(self):
+        # Carol's damage check sent right after her plain one never takes the answer meant for it.
+        self.char1.set_trait("evasion", 2)
+        self.call(CmdRoll(), "Strength:EVA Char", self.ASKED, caller=self.char2, raw_string="+roll Strength:EVA Char")
+        out = self.refused(CmdRoll, "/damage 20d(2+):HAR Char", "You already challenged Char;", caller=self.char2)
+        self.assertEqual(" ".join(out.split("Usage:")[0].split()),
+                         "You already challenged Char; wait for the answer or withdraw it with +roll/cancel.")
+        out = self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1],
+                      {self.char1: "You answer Char2's check against your Evasion: +roll Strength:EVA Char|"
+                                   "[Roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2\n"
+                                   "  Dice: 7 7 1 1  =>  2 hits: success (Effect 0, Degree of Success 1)",
+                       self.char2: "[Roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2\n"
+                                   "  Dice: 7 7 1 1  =>  2 hits: success (Effect 0, Degree of Success 1)"},
+                      caller=self.char1)
+        self.assertNotIn("Wounds", out[self.char1])
+        self.assertEqual((self.char1.sheet_values["wounds"], RollEntry.objects.count()), (1, 1))
+        # Once the first is done the second needs its own send and its own answer.
+        self.call(CmdRoll(), "/damage 6d(6+):HAR Char", self.ASKED, caller=self.char2,
+                  raw_string="+roll/damage 6d(6+):HAR Char")
+        self.char1.set_trait("hardness", 1)
+        out = self.do(CmdRoll, "/answer Char2", [6, 6, 6, 6, 1, 1],
+                      {self.char1: "You answer Char2's damage check against your Hardness: "
+                                   "+roll/damage 6d(6+):HAR Char|[Roll] Char2 rolls 6d(6+), vs Char's Hardness 1"},
+                      caller=self.char1)
+        self.assertIn("  Wounds: Char takes 3: 1 -> 4 of 10. [code ", out)
+        self.assertEqual(self.char1.sheet_values["wounds"], 4)
+
+    def test_opposed_check_is_named_so_when_answered(self):
+        self.call(CmdRoll(), "STR:STR Char", self.ASKED, caller=self.char2, raw_string="+roll STR:STR Char")
+        self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1, 7, 1, 1, 1],
+                "You answer Char2's opposed check: +roll STR:STR Char|[Roll] Char2 rolls", caller=self.char1)
+
+    def test_a_withdrawn_check_keeps_its_place_until_its_time_runs_out(self):
+        from storyteller_dice.commands import pending
+        from storyteller_dice.commands.dicecheck import challenge
+
+        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2, raw_string="+roll STR:EVA Char")
+        self.listen(self.char1)
+        self.call(CmdRoll(), "/cancel", "You withdraw your check against Char: +roll STR:EVA Char", caller=self.char2)
+        self.assertEqual(self.told, ["Char2 withdraws their check: +roll STR:EVA Char"])
+        self.refused(CmdRoll, "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
+        self.refused(CmdRoll, "/damage 20d(2+):HAR Char",
+                     "You withdrew a check against Char: ask them again in 5 minutes.", caller=self.char2)
+        self.refused(CmdRoll, "/cancel", "You have no check waiting for an answer.", caller=self.char2)
+        held = pending.load(self.char2, challenge.WITHDRAWN)
+        pending.save(self.char2, challenge.WITHDRAWN, {key: when - 301 for key, when in held.items()})
+        self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
+        self.assertEqual(RollEntry.objects.count(), 0)
 
     def test_an_answered_private_check_is_shown_to_who_answered(self):
         self.char1.permissions.remove("Developer")  # a player here, to be sure staff see nothing extra
@@ -320,9 +369,11 @@ class TestOtherCharactersSheets(DiceCheckTest):
         self.account.is_superuser = False
         self.account.save()
         self.char1.set_trait("evasion", 2)
-        self.call(CmdRoll(), "/private STR:EVA Char # sneaky", self.ASKED, caller=self.char2)
+        self.call(CmdRoll(), "/private STR:EVA Char # sneaky", self.ASKED, caller=self.char2,
+                  raw_string="+roll/private STR:EVA Char # sneaky")
         self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1],
-                {self.char1: "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky\n"
+                {self.char1: "You answer Char2's check against your Evasion: +roll/private STR:EVA Char # sneaky|"
+                             "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky\n"
                              "  Dice: 7 7 1 1  =>  2 hits: success (Effect 0, Degree of Success 1)\n"
                              "  (private: shown to Char2, Char, staff) [code "},
                 caller=self.char1)

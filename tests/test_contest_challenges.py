@@ -76,6 +76,30 @@ class TestV20Challenge(ChallengeTest):
         self.assertIsNone(load_challenge(self.char2, INCOMING))
         self.refused(V20Contest, "/answer dex", "No one has challenged you.", caller=self.char2)
 
+    def test_vs_a_character_is_the_challenge_as_in_every_system(self):
+        for typed, shown in (("dex+brawl vs Char2 # grapple", "dex+brawl"), ("dex+brawl VS. char2 # grapple", "dex+brawl"),
+                             ("dex+brawl vs 7 vs Char2 # grapple", "dex+brawl vs 7")):
+            made, _ = self.challenge(V20Contest, typed, {self.char2: self.CHALLENGE.replace("dex+brawl", shown)})
+            self.assertEqual((made.defender, made.pool), (self.char2, shown))
+            self.do(V20Contest, "/cancel", [])
+        self.challenge(V20Contest, "dex+brawl vs 7 vs Char2")
+        out = self.do(V20Contest, "/answer dex", [6, 7, 8, 2, 2, 7, 1], caller=self.char2)
+        self.assertIn("  Char: Dexterity 3 + Brawl 2 = 5 dice, difficulty 7\n", out)
+
+    def test_vs_a_number_is_still_a_difficulty(self):
+        for typed in ("dex+brawl vs 3", "dex+brawl vs 7 # grapple"):
+            out = self.refused(V20Contest, typed, "Name the character you challenge:")
+            self.assertEqual(" ".join(out.split("Usage:")[0].split()),
+                             "Name the character you challenge: +contest <pool> [vs <diff>] vs <character> "
+                             "(or = <character>).")
+        made, _ = self.challenge(V20Contest, "dex+brawl vs 3 = Char2")
+        self.assertEqual(made.pool, "dex+brawl vs 3")
+        self.assertFalse(RollEntry.objects.exists())
+
+    def test_staff_roll_both_sides_with_vs_too(self):
+        out = self.do(V20Contest, "Char: dex vs 6 vs Char2: dex vs 6", [6, 7, 8, 6, 2])
+        self.assertIn("  => Char wins by 2 successes.", out)
+
     def test_equal_nets_nobody_wins(self):
         self.challenge(V20Contest, "dex = Char2")
         out = self.do(V20Contest, "/answer dex", [6, 2, 2, 6, 2], caller=self.char2)
@@ -107,7 +131,7 @@ class TestV20Challenge(ChallengeTest):
     def test_refusals_change_nothing(self):
         self.refused(V20Contest, "dex = Char", "You cannot challenge yourself.")
         self.refused(V20Contest, "dex+sneak = Char2", "There is no trait called 'sneak'.")
-        self.refused(V20Contest, "dex", "Put '=' between your pool and the character you challenge.")
+        self.refused(V20Contest, "dex", "Name the character you challenge: +contest <pool> [vs <diff>] vs")
         self.challenge(V20Contest, "dex = Char2")
         self.refused(V20Contest, "/answer dex+sneak", "There is no trait called 'sneak'.", caller=self.char2)
         self.assertIsNotNone(load_challenge(self.char2, INCOMING))

@@ -210,7 +210,7 @@ class TestDiceCheckWaitingCheck(DiceCheckTest):
         self.upgrade()
         told = []
         self.char2.msg = lambda text=None, **kwargs: told.append(text)
-        self.call(CmdRoll(), "/decline Char2", "You decline Char2's check.", caller=self.char1)
+        self.call(CmdRoll(), "/decline Char2", "You decline Char2's check: +roll STR:EVA Char", caller=self.char1)
         self.assertEqual(told, ["Char declines your check: +roll STR:EVA Char"])
 
     def test_a_private_one_stays_private(self):
@@ -218,7 +218,8 @@ class TestDiceCheckWaitingCheck(DiceCheckTest):
         (made,), _delay = self.upgrade()
         self.assertTrue(made.private)
         self.do(CmdRoll, "/answer Char2", [7, 7, 1, 1],
-                {self.char1: "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky"},
+                {self.char1: "You answer Char2's check: +roll/private STR:EVA Char # sneaky|"
+                             "[Private roll] Char2 rolls Strength 4 = 4d(7+), vs Char's Evasion 2 # sneaky"},
                 caller=self.char1)
 
     def test_one_out_of_time_is_dropped(self):

@@ -8,9 +8,11 @@ or changed, and how every name is shown.
   command and the website's registration both go through;
 - characters: `Character.validate_name` (typeclasses/characters.py), which `charcreate`, the
   account's first character and the website's character creation go through;
+- channels: `Channel.at_channel_creation` and renames (typeclasses/channels.py);
 - renames: the builder command `@name` (commands/building.py), for accounts (`@name *bob = ...`)
   and objects alike; new objects: `@create`, `@dig` and `@open` (the same module);
-- names already in the database: `report_bad_names()`, run at every server start
+- names already in the database (accounts, objects and channels): `report_bad_names()`, run
+  at every server start
   (server/conf/at_server_startstop.py).
 
 A name is shown as text wherever it is printed (`shown_name`, used by every typeclass's
@@ -25,6 +27,17 @@ Evennia's markup (`|`, `{`, `$`), control, escape, bidi and zero-width character
 characters Evennia's lock strings are made of (`;`, `:`, `(`, `)`, `,`, `&`, `!`), and anything
 that could imitate the `+nospoof` tag `[Name(#12)]` or a system tag `[Roll]` (brackets,
 parentheses, `#`). A MUSH name rarely needs more, and what is refused is told in one line.
+
+**Ruling (names that read as our tags):** a character, account or channel name may not read as
+a tag of ours (`[Roll]`, `[Staff]`, every tag in `typeclasses.speech_text.SYSTEM_TAGS`) where it
+is shown in brackets (a channel's `[Public]` in front of each message, `+nospoof`'s
+`[Name(#12)]`): `Roll`, `STAFF`, `Rоll` with a Cyrillic `о` and `Private roll` are refused. It is
+the same search that marks our tags in speech (`speech_text.looks_like_tag`): any letter case,
+every UTS #39 look-alike of each letter, whatever shows nothing ignored.
+
+**Ruling (channels):** a channel's name follows the strict rule of character names (letters,
+digits, single spaces and `' - . _`, at most 30 characters), since it is shown in front of every
+message on the channel as `[name]`.
 
 **Ruling (other objects):** rooms, exits and things are named by builders, whose names are
 longer and use punctuation ("Elysium (Upper Gallery)"). They keep everything printable up to
@@ -45,6 +58,7 @@ import unicodedata
 from django.conf import settings
 from evennia.accounts.accounts import DefaultAccount
 from evennia.accounts.models import AccountDB
+from evennia.comms.models import ChannelDB
 from evennia.objects.models import ObjectDB
 from evennia.objects.objects import DefaultCharacter
 from evennia.server.models import ServerConfig
@@ -53,14 +67,20 @@ from evennia.utils.utils import class_from_module
 
 from storyteller_dice.rules.display import escape, without_control
 
+from .speech_text import looks_like_tag
+
 NAME_MAX = 30
 OBJECT_NAME_MAX = 80
 ACCOUNT_NAME_MIN = 3
 MAX_MARKS = 2
 #: The characters that may join the words of a character or account name.
 JOINERS = "'-._"
-#: Kinds of name the rule knows: the strict rule for those who speak, the text rule for things.
-SPEAKER_KINDS = ("character", "account")
+#: Kinds of name the rule knows: the strict rule for those who speak (and the channels they speak
+#: on, whose name is shown in front of every message), the text rule for things.
+SPEAKER_KINDS = ("character", "account", "channel")
+
+
+TAG_LIKE = "A name cannot read as one of the game's own tags, like [Roll] or [Staff]."
 
 
 def _describe(char):
@@ -154,10 +174,13 @@ def name_problem(name, kind="character"):
         return "A name must be text."
     limit = NAME_MAX if kind in SPEAKER_KINDS else OBJECT_NAME_MAX
     if len(name) <= limit and _plainly_fine(name, kind):
-        return None
-    problem = _text_problem(name, limit)
-    if problem is None and kind in SPEAKER_KINDS:
-        problem = _speaker_problem(name, kind)
+        problem = None
+    else:
+        problem = _text_problem(name, limit)
+        if problem is None and kind in SPEAKER_KINDS:
+            problem = _speaker_problem(name, kind)
+    if problem is None and kind in SPEAKER_KINDS and looks_like_tag(name):
+        problem = TAG_LIKE
     return problem
 
 
@@ -216,9 +239,16 @@ def bad_stored_names():
         problem = name_problem(key, kind_of_typeclass(path))
         if problem:
             found.append(("object", dbid, key, problem))
+    for dbid, key in ChannelDB.objects.values_list("id", "db_key").order_by("id"):
+        problem = name_problem(key, "channel")
+        if problem:
+            found.append(("channel", dbid, key, problem))
     return found
 
 
+# Evennia has no command that renames a channel: staff set its key in code.
+CHANNEL_RENAME = "a channel with py: py ch = evennia.search_channel('<name>')[0]; ch.key = '<new name>'"
+RENAME = ("Rename it with @name.", f"Rename it ({CHANNEL_RENAME}).")
 STAFF_NOTICE_ATTRIBUTE = "bad_names"
 STAFF_NOTICE_CATEGORY = "staff_notices"
 
@@ -231,7 +261,7 @@ def report_bad_names():
     """
     found = bad_stored_names()
     for what, dbid, key, problem in found:
-        logger.log_warn(f"Bad name: {what} #{dbid} {ascii(key)}: {problem} Rename it with @name.")
+        logger.log_warn(f"Bad name: {what} #{dbid} {ascii(key)}: {problem} {RENAME[what == 'channel']}")
     ServerConfig.objects.conf(STAFF_NOTICE_ATTRIBUTE, [(what, dbid, key) for what, dbid, key, _ in found])
     return found
 
@@ -239,10 +269,11 @@ def report_bad_names():
 def _still_bad(found):
     """The names of the start's report that still break the rule (staff may have renamed some
     since, with @name)."""
-    ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object")}
+    ids = {what: [dbid for kind, dbid, _ in found if kind == what] for what in ("account", "object", "channel")}
     now = dict(
         [(("account", i), k) for i, k in AccountDB.objects.filter(id__in=ids["account"]).values_list("id", "username")]
         + [(("object", i), k) for i, k in ObjectDB.objects.filter(id__in=ids["object"]).values_list("id", "db_key")]
+        + [(("channel", i), k) for i, k in ChannelDB.objects.filter(id__in=ids["channel"]).values_list("id", "db_key")]
     )
     return [(what, dbid, key) for what, dbid, key in found if now.get((what, dbid)) == key]
 
@@ -258,7 +289,8 @@ def staff_notice(account):
     more = f" and {len(found) - 10} more" if len(found) > 10 else ""
     return (
         f"|w[Staff]|n {len(found)} stored name(s) break the name rule (see the server log): "
-        f"{listed}{more}. Rename them with @name."
+        f"{listed}{more}. Rename them with @name"
+        + (f" ({CHANNEL_RENAME})." if any(what == "channel" for what, _, _ in found) else ".")
     )
 
 

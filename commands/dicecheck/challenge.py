@@ -10,6 +10,7 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
            -> Bob is asked; nothing is rolled and nothing of Bob's is read
     Bob:   +roll/answer Alice      -> Alice's check is rolled now, as she typed it
            +roll/decline Alice     -> it is dropped, and Alice is told
+    Alice: +roll/cancel            -> she withdraws it, and Bob is told
 
 **Rulings**:
 - The check is rolled when answered, as the challenger typed it (private, shown to the names
@@ -18,7 +19,14 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
 - The waiting check is a challenge of the shared flow (`commands.contest`): kept on both
   characters in the database (it survives a reload), waiting 5 minutes (`rules.contest.TIMEOUT`,
   then it expires and both are told), listed when either connects. One waits for a character
-  at a time, and each player asks one at a time: asking again replaces your own waiting check.
+  at a time, and each player asks one at a time.
+- **One consent per check**: while your check waits, another is refused (in the shared flow's
+  words: wait for the answer or withdraw it with `+roll/cancel`), never put in its place: an
+  answer is consent to the check the answerer read, so no later check may take it. The
+  answerer's line names the check it answers (kind and command as typed), and so does a
+  decline. A withdrawn check keeps its place with the one asked until its 5 minutes would have
+  run out (`WITHDRAWN` on the challenger): asking them again before then is refused, since an
+  answer typed for the withdrawn check could otherwise arrive after the new one was asked.
 - `+odds` against another player's sheet has no answer to wait for, and is refused.
 - A check left waiting by an earlier version (the pending value `OLD_CHALLENGE` on the one
   asked) is made a challenge of the shared flow at server start (`upgrade_waiting_checks`),
@@ -27,6 +35,9 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
   one that does not read is dropped with a line in the server log.
 """
 
+import time
+
+from storyteller_dice.rules import contest as shared_rules
 from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
@@ -68,7 +79,18 @@ def waiting_target(cmd):
         return None
     if access.may_use(caller, target, consent=consented(cmd, target)):
         return None
+    cmd.dicecheck_kind = check_kind(request)
     return target
+
+
+def check_kind(request):
+    """What a waiting check is, as the one asked reads it: `damage check against your Hardness`,
+    `check against your Evasion`, `opposed check`."""
+    need = request.get("needs_target")
+    if need == "opposed":
+        return "opposed check"
+    kind = "damage check" if request.option("damage") else "check"
+    return f"{kind} against your {str(need).title()}"
 
 
 OLD_CHALLENGE = "dicecheck_challenge"  # where an earlier version kept the waiting check, on the one asked
@@ -81,20 +103,36 @@ def _fields(caller, command, private):
             "answer_hint": f"+roll/answer {me} or +roll/decline {me}"}
 
 
+WITHDRAWN = "dicecheck_withdrawn"  # on the challenger: {target id: when the withdrawn check was asked}
+
+
+def _withdrawn_left(caller, target):
+    """Seconds the check `caller` withdrew from `target` would still have waited (0: none)."""
+    held = pending.load(caller, WITHDRAWN)
+    asked = held.get(target.id) if isinstance(held, dict) else None
+    if not isinstance(asked, (int, float)):
+        return 0
+    return shared_rules.seconds_left(asked, time.time(), shared_rules.TIMEOUT)
+
+
 def ask(cmd, target):
-    """Keep the check as a challenge to `target` (replacing the caller's own waiting one) and tell both."""
+    """
+    Keep the check as a challenge to `target` and tell both. Refused while the caller has a
+    check (or a challenge) waiting, in the shared flow's words, and while a check they withdrew
+    from `target` would still be waiting: an answer typed for one check never rolls another.
+    """
     caller = cmd.caller
-    mine = live(load_challenge(caller, OUTGOING))
-    if mine:
-        clear(mine)
     typed = " ".join(cmd.raw_string.split())
     name, me = escape(target.key), escape(caller.key)
-    try:
-        make_challenge(caller, target, {"args": cmd.args, "switches": list(cmd.switches),
-                                        "numbers_only": bool(cmd.numbers_only)},
-                       **_fields(caller, typed, "private" in cmd.switches))
-    except DiceError:
-        raise DiceError(f"{name} has another check to answer; try again later.") from None
+    left = _withdrawn_left(caller, target)
+    if left and not live(load_challenge(caller, OUTGOING)):
+        raise DiceError(f"You withdrew a check against {name}: ask them again in {pending.minutes(left)}.")
+    if not live(load_challenge(caller, OUTGOING)) and live(load_challenge(target, INCOMING)):
+        raise DiceError(f"{name} has another check to answer; try again later.")
+    make_challenge(caller, target, {"args": cmd.args, "switches": list(cmd.switches),
+                                    "numbers_only": bool(cmd.numbers_only),
+                                    "kind": getattr(cmd, "dicecheck_kind", "check")},
+                   **_fields(caller, typed, "private" in cmd.switches))
     cmd.msg(f"{name}'s sheet is their player's: your check is rolled when they answer it "
             f"(+roll/answer {me}, within 5 minutes).")
     pending.notify(target, f"{me} asks to roll against your sheet: {escape(typed, 120)}\n"
@@ -124,9 +162,19 @@ def _shown_to(args, who):
     return head + tail
 
 
+def _named(challenger, held):
+    """The check as its answer or decline names it: `Carol's damage check against your Hardness:
+    +roll/damage 20d(2+):HAR Alice`."""
+    kind = held.pool.get("kind") if isinstance(held.pool, dict) else None
+    kind = kind if isinstance(kind, str) and kind else "check"
+    return f"{escape(challenger.key)}'s {escape(kind, 60)}: {escape(held.command, 120)}"
+
+
 def answer(cmd):
-    """`+roll/answer <name>`: roll their check now, with the answerer's consent."""
+    """`+roll/answer <name>`: roll their check now, with the answerer's consent; the answerer's
+    line names the check it answers (its kind and the command as typed)."""
     challenger, held = _held_from(cmd, "answer")
+    cmd.msg(f"You answer {_named(challenger, held)}")
     stored = held.pool
     roll = (CmdCheck if stored.get("numbers_only") else CmdRoll)()
     roll.caller = roll.obj = challenger
@@ -141,8 +189,29 @@ def answer(cmd):
 
 def decline(cmd):
     challenger, held = _held_from(cmd, "decline")
-    cmd.msg(f"You decline {escape(challenger.key)}'s check.")
+    cmd.msg(f"You decline {_named(challenger, held)}")
     pending.notify(challenger, f"{escape(cmd.caller.key)} declines your check: {escape(held.command, 120)}")
+
+
+def cancel(cmd):
+    """`+roll/cancel`: withdraw your own waiting check; the one asked is told. Until its 5
+    minutes would have run out, you ask that character no other check (`ask`)."""
+    caller = cmd.caller
+    if cmd.args.strip():
+        raise DiceError("/cancel takes nothing after it.")
+    mine = live(load_challenge(caller, OUTGOING))
+    if mine is None:
+        raise DiceError("You have no check waiting for an answer.")
+    if mine.key != "+roll":
+        raise DiceError(f"Your challenge to {escape(mine.defender.key)} is withdrawn with {mine.key}/cancel.")
+    clear(mine)
+    held = pending.load(caller, WITHDRAWN)
+    held = {key: when for key, when in (held.items() if isinstance(held, dict) else ())
+            if isinstance(when, (int, float)) and shared_rules.seconds_left(when, time.time(), shared_rules.TIMEOUT)}
+    held[mine.defender.id] = float(mine.created)
+    pending.save(caller, WITHDRAWN, held)
+    cmd.msg(f"You withdraw your check against {escape(mine.defender.key)}: {escape(mine.command, 120)}")
+    pending.notify(mine.defender, f"{escape(caller.key)} withdraws their check: {escape(mine.command, 120)}")
 
 
 # ---------------------------------------------------------------- kept by an earlier version

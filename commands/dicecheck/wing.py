@@ -24,6 +24,11 @@ Rulings:
   `/decline`: `commands.dicecheck.challenge`), since naming someone is not their consent, and
   the rules' "anyone may deal wounds" let one player fill another's track from across the
   room. +odds against another player's sheet is refused (there is no answer to wait for).
+- **Ruling** (one consent per check): while a check of yours waits, another is refused (the
+  shared flow's words: wait for the answer or withdraw it with `+roll/cancel`), never put in
+  its place, and `+roll/answer <name>` names the check it answers (its kind and the command as
+  typed). A withdrawn check keeps its place with that character until its 5 minutes would have
+  run out: an answer typed for it can never roll another check.
 - **Ruling**: wounds from a damage check are applied at once and stop at the track's end (10);
   the line says so, the roll log keeps the roll and the change, and staff may set wounds back
   with +stat. The wounded character is always told, also when the check was private and they
@@ -53,7 +58,7 @@ WOUNDED = "{who}'s damage check{code} gives you {wounds} wounds: {before} -> {af
 
 class DiceCheckWing(Wing):
     guide, help_topics = GUIDE, TOPICS  # what `help dice` and the help index show (help.py)
-    switches = ("answer", "decline")
+    switches = ("answer", "decline", "cancel")
     odds_switches = ("contest",)
     contest_odds = staticmethod(contest_odds_command)
     roll_help = """\
@@ -65,7 +70,9 @@ Against someone in the room (their sheet gives the TN):
   +roll/damage 6d(6+):HAR <target>      vs their Hardness: the Effect
         is applied to them as wounds
 Another player's character answers (consent) with +roll/answer <you>
-  or /decline within 5 minutes, also over a restart. Staff need none.
+  or /decline within 5 minutes. One check of yours waits at a time;
+  +roll/cancel withdraws it (that character: again after 5 minutes).
+  Staff need no answer.
 Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
     odds_help = """\
   +odds STR:3, +odds 12d(6+):3, +odds Swords (Cut):EVA <target>,
@@ -86,6 +93,9 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
             return True
         if "decline" in cmd.switches:
             challenge.decline(cmd)
+            return True
+        if "cancel" in cmd.switches:
+            challenge.cancel(cmd)
             return True
         target = challenge.waiting_target(cmd)
         if target is None:

@@ -5,7 +5,9 @@ net successes wins and keeps its net minus the other's (`rules.v20.resist`); equ
 wins (no tie goes to the defender in V20).
 
 **Rulings**:
-- A player challenges a character here (`+contest <pool> [vs <diff>] = <character>`); the
+- A player challenges a character here (`+contest <pool> [vs <diff>] = <character>`, or
+  `vs <character>` as in every system: `commands.contest.split_challenged`; a `vs` followed by
+  a number stays the difficulty, so `+contest dex vs 7` names no one and is refused); the
   challenged player answers with their own pool and difficulty (`+contest/answer <pool>
   [vs <diff>]`), or declines. Their sheet is rolled only by their answer, so nobody rolls
   another player's sheet without their consent.
@@ -22,7 +24,7 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import get_rng
 
-from ..contest import ContestCommand, challenger_side, show_contest
+from ..contest import ContestCommand, challenger_side, show_contest, split_challenged
 from ..dice_base import dice_system, find_character, is_staff
 from ..rolls import roll_summary
 
@@ -68,6 +70,7 @@ class CmdContest(ContestCommand):
 
     Usage:
       +contest <pool> [vs <diff>] = <character> [# <comment>]
+      +contest <pool> [vs <diff>] vs <character> [# <comment>]
       +contest/answer <pool> [vs <diff>]
       +contest/decline
       +contest/cancel
@@ -83,25 +86,32 @@ class CmdContest(ContestCommand):
     You challenge a character here; they answer with their own pool (or
     decline) within 5 minutes, and both roll then, each from their own
     sheet (wounds, Specialties and untrained Abilities apply, default
-    difficulty 6). The side with more net successes wins and keeps its net
-    successes minus the other's; equal nets: nobody wins. Staff may roll
-    both sides at once. It is kept on the roll log as one entry.
+    difficulty 6). A 'vs' followed by a number is a difficulty; followed
+    by anything else, the character you challenge. The side with more net
+    successes wins and keeps its net successes minus the other's; equal
+    nets: nobody wins. Staff may roll both sides at once. It is kept on
+    the roll log as one entry.
 
     Examples:
       +contest dex+brawl = Bruno # the grapple
+      +contest dex+brawl vs 7 vs Bruno
       +contest/answer dex+athletics vs 7
       +contest Anna: dex+brawl = Bruno: dex+athletics vs 7
     """
 
     key = "+contest"
     aliases = ["contest"]
-    usage = "+contest <pool> [vs <diff>] = <character>; +contest/answer <pool> [vs <diff>]"
+    usage = "+contest <pool> [vs <diff>] vs <character>; +contest/answer <pool> [vs <diff>]"
     answer_usage = "<pool> [vs <diff>]"
 
     def start(self, text, comment):
         first, equals, second = (part.strip() for part in text.partition("="))
         if not equals:
-            raise DiceError("Put '=' between your pool and the character you challenge.")
+            found = split_challenged(text)
+            if found is None:
+                raise DiceError("Name the character you challenge: +contest <pool> [vs <diff>] vs <character> "
+                                "(or = <character>).")
+            first, second = found
         if ":" in first:
             self.both_at_once(first, second, comment)
             return

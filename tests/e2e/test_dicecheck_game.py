@@ -80,7 +80,10 @@ def test_no_player_wounds_or_reads_another_without_their_answer(new_player):
     assert (f"{alice.name} asks to roll against your sheet: +roll/private/damage 50d(1+):HAR {bob.name}\n"
             f"  Let it roll with +roll/answer {alice.name}, or +roll/decline {alice.name}.") in told
     bob.command("+sheet", "1/10")
-    bob.command(f"+roll/decline {alice.name}", f"You decline {alice.name}'s check.")
+    # A second check while the first waits is refused, never put in its place.
+    refused = alice.command(f"+roll Swords:EVA {bob.name}", "Usage:")
+    assert f"You already challenged {bob.name}; wait for the answer or withdraw it with" in refused
+    bob.command(f"+roll/decline {alice.name}", f"You decline {alice.name}'s damage check against your Hardness")
     alice.read_until(f"{bob.name} declines your check: +roll/private/damage 50d(1+):HAR {bob.name}", timeout=15)
     for typed in (f"+odds Swords:EVA {bob.name}", f"+odds Athletics:Athletics {bob.name}"):
         out = alice.command(typed, "Usage:")
