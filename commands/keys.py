@@ -311,8 +311,11 @@ def our_commands():
 
 def current_key(key):
     """The key our command `key` ("+roll") answers to in this game, or None (left out)."""
+    from .default_cmdsets import SHARED_COMMANDS
+
     wanted = str(key).lower()
-    for cls in our_commands():
+    shared = [cls for cls in SHARED_COMMANDS if str(cls.key).lower() == wanted]
+    for cls in shared or our_commands():
         if str(cls.key).lower() == wanted:
             return decide(cls).key
     return None
