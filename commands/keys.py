@@ -31,7 +31,10 @@ Evennia's stock commands included. Then:
   the host's is left out the same way);
 - an alias of ours that is such a name is dropped, and the command stays. It must be: Evennia
   holds two commands equal when any of their names are, and adding ours would remove the
-  host's whole command for one shared alias;
+  host's whole command for one shared alias. So is an alias that is such a name but for the
+  one prefix Evennia may ignore (`CMD_IGNORE_PREFIXES`: our `roll` and the host's `+roll`):
+  Evennia's `help +roll` reads both as `roll` and would show ours. A key of ours is held only
+  to the names exactly (the host's `roll` leaves our `+roll` answering `+roll`);
 - no collision is a command of ours that extends a stock one (its class attribute
   `extends_stock` names that class, e.g. "evennia.commands.default.account.CmdOOC") meeting
   exactly that stock class: it is meant to take its place.
@@ -191,12 +194,12 @@ class _Decision:
         self.cls, self.key, self.aliases, self.lines = cls, key, aliases, lines
 
 
-def shown(name):
+def shown(name, limit=80):
     """A name as a log line or a notice may quote it: in double quotes, any control or format
-    character, quote, backslash and `|` escaped, at most 80 characters."""
+    character, quote, backslash and `|` escaped, at most `limit` characters."""
     text = str(name)
-    cut = len(text) > 80
-    text = json.dumps(text[:80], ensure_ascii=False)[1:-1]
+    cut = len(text) > limit
+    text = json.dumps(text[:limit], ensure_ascii=False)[1:-1]
     text = "".join(f"\\u{ord(ch):04x}" if ch == "|" or unicodedata.category(ch).startswith("C") else ch
                    for ch in text)
     return f'"{text}{"..." if cut else ""}"'
@@ -204,7 +207,7 @@ def shown(name):
 
 def _plain(text):
     """A class path as a line shows it (no quotes): the same escaping."""
-    return shown(text)[1:-1]
+    return shown(text, 200)[1:-1]
 
 
 def _extends(cls, host_cls):
@@ -232,18 +235,41 @@ def decide(cls, table=None, host=None):
                     f"{SETTING} = {{{shown(old)}: \"<another key>\"}} gives ours another key.")
         return _Decision(cls, None, (), [line])
     aliases, lines = [], []
+    bare = _bare_names(host)
     for alias in cls.aliases:
         alias = str(alias).lower()
-        host_cls = host.get(alias)
         if alias == key:
             continue
+        name, host_cls = (alias, host[alias]) if alias in host else bare.get(_bare(alias), (alias, None))
         if host_cls is not None and not _extends(cls, host_cls):
+            named = "" if name == alias else f", as {shown(name)}"
             lines.append(f"{_PACKAGE}: {shown(alias)} is a command of the host's "
-                         f"({_plain(_class_path(host_cls))}) and an alias of our {shown(key)}; the "
+                         f"({_plain(_class_path(host_cls))}{named}) and an alias of our {shown(key)}; the "
                          f"host's answers, and ours answers to {shown(key)}.")
             continue
         aliases.append(alias)
     return _Decision(cls, key, tuple(sorted(aliases)), lines)
+
+
+def _prefixes():
+    from django.conf import settings
+
+    return str(getattr(settings, "CMD_IGNORE_PREFIXES", "@&/+") or "")
+
+
+def _bare(name, prefixes=None):
+    """A name without the one prefix Evennia's parser and help may ignore (`+roll` -> `roll`)."""
+    prefixes = _prefixes() if prefixes is None else prefixes
+    return name[1:] if len(name) > 1 and name[0] in prefixes else name
+
+
+def _bare_names(host):
+    """{bare name: (the host's name, class)}, the first of each."""
+    prefixes = _prefixes()
+    found = {}
+    for name, cls in host.items():
+        found.setdefault(_bare(name, prefixes), (name, cls))
+    return found
 
 
 class _Renamed:
