@@ -17,7 +17,11 @@ key (`+dice/fairness` is `+dice`'s). What each function is for:
   declaration of our keys (`SHARED_KEYS` here, `COMMAND_KEYS` in each wing's
   `command_keys.py`), which tests/test_command_keys.py holds equal to the real cmdsets.
 - `current_key(key)`: the key our command answers to in this game, or None (the web panel
-  sends that, never "+roll" as written).
+  sends that, never "+roll" as written: with our +roll left out it offers no Roll and no
+  Verify, which would reach the host's command).
+- `probing()`: True while the host's cmdsets are built to read their names (every cmdset in
+  commands/default_cmdsets.py then adds nothing); `host_names()` is what was read, once per
+  process (`reset()` forgets it, for tests).
 
 Nothing here imports Evennia's flat API at import: what needs Evennia is imported where used.
 
