@@ -190,7 +190,8 @@ def command_lines(system, wing):
     present = lambda key: table.get(key, key) is not None  # noqa: E731 - left out by DICE_COMMAND_KEYS
     lines = [*(_wrapped("  ", system.roll_usage, 6) if present("+roll") else []),
              *(_wrapped("  ", system.check_usage, 6) if present("+check") else []),
-             *(_wrapped("  ", system.odds_usage + "  the exact chances, nothing rolled", 6) if present("+odds") else [])]
+             *(_wrapped("  ", system.odds_usage + "  the exact chances, nothing rolled", 6)
+               if present("+odds") else [])]
     sheet_rolls = [key for key in ("+sheet", "+rolls") if present(key)]
     if sheet_rolls:
         what = {"+sheet": "your sheet", "+rolls": "your rolls"}

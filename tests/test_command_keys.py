@@ -23,7 +23,8 @@ from storyteller_dice.typeclasses import panel
 
 HOST = "tests.test_command_keys.HostCharacterCmdSet"
 SHARED = "+approve, +check, +dice, +odds, +roll, +rolls, +sheet, +stat"
-V5_OURS = "+approve, +check, +contest, +dice, +frenzy, +hunger, +odds, +remorse, +roll, +rolls, +rouse, +sheet, +stat, +teamwork, +willpower"
+V5_OURS = ("+approve, +check, +contest, +dice, +frenzy, +hunger, +odds, +remorse, +roll, +rolls, +rouse, +sheet, "
+           "+stat, +teamwork, +willpower")
 
 
 class HostRoll(Command):
@@ -359,17 +360,23 @@ class TestSettingsProblem(EvenniaCommandTest):
             ({"+nope": "+x"}, f'DICE_COMMAND_KEYS["+nope"]: "+nope" is no command of ours (ours: {V5_OURS}).'),
             ({"+dice/fairness": "+fair"},
              f'DICE_COMMAND_KEYS["+dice/fairness"]: "+dice/fairness" is no command of ours (ours: {V5_OURS}).'),
-            ({"roll": "+x"}, 'DICE_COMMAND_KEYS["roll"]: "roll" is an alias of our "+roll"; name the command by its key.'),
+            ({"roll": "+x"},
+             'DICE_COMMAND_KEYS["roll"]: "roll" is an alias of our "+roll"; name the command by its key.'),
             ({3: "+x"}, f'DICE_COMMAND_KEYS[3]: a key must be the text of a command key of ours ({V5_OURS}).'),
             ({"+roll": 5}, 'DICE_COMMAND_KEYS["+roll"]: the new key must be text, or None to leave the command out.'),
             ({"+roll": ""}, 'DICE_COMMAND_KEYS["+roll"]: the new key "" is empty.'),
             ({"+roll": "+d roll"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "+d roll" has a space.'),
             ({"+roll": "|r+r"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "\\u007cr+r" has markup (| or $).'),
-            ({"+roll": "+r\x07"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "+r\\u0007" has a control character.'),
-            ({"+roll": "+r/x"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "+r/x" has a / (that starts a switch).'),
-            ({"+roll": "__x"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "__x" starts with __ (Evennia\'s system commands).'),
-            ({"+roll": "+x", "+check": "+x"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "+x" is also the new key of our "+check".'),
-            ({"+roll": "check"}, 'DICE_COMMAND_KEYS["+roll"]: the new key "check" is already a name of our "+check".'),
+            ({"+roll": "+r\x07"},
+             'DICE_COMMAND_KEYS["+roll"]: the new key "+r\\u0007" has a control character.'),
+            ({"+roll": "+r/x"},
+             'DICE_COMMAND_KEYS["+roll"]: the new key "+r/x" has a / (that starts a switch).'),
+            ({"+roll": "__x"},
+             'DICE_COMMAND_KEYS["+roll"]: the new key "__x" starts with __ (Evennia\'s system commands).'),
+            ({"+roll": "+x", "+check": "+x"},
+             'DICE_COMMAND_KEYS["+roll"]: the new key "+x" is also the new key of our "+check".'),
+            ({"+roll": "check"},
+             'DICE_COMMAND_KEYS["+roll"]: the new key "check" is already a name of our "+check".'),
             ({"+roll": "+a", "+ROLL": "+b"}, 'DICE_COMMAND_KEYS["+ROLL"]: names our "+roll" a second time.'),
         ]
         for value, line in cases:
