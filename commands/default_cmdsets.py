@@ -14,9 +14,9 @@ adds nothing (`keys.probing()`), so the host's names are the host's alone.
 
 from evennia import CmdSet
 
+from . import keys
 from .building import CmdCreate, CmdDig, CmdName, CmdOpen
 from .dice_base import dice_wing
-from . import keys
 from .help import CmdHelp
 from .nospoof import CmdNospoof
 from .ooc import CmdOOC, CmdUnpuppet
