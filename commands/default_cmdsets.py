@@ -5,10 +5,16 @@ ones (sheet, +roll, +check, +odds, +rolls) for every system, and the configured 
 wing's own (`commands/<key>/`, e.g. `commands.v5.cmdset.V5CmdSet`), only when that system is
 configured. The rest is in sets of their own, so a host takes what it wants: `SpeechCmdSet`,
 `BuildingCmdSet`, `HelpCmdSet`, `DiceAccountCmdSet`, `DiceUnloggedinCmdSet`.
+
+`DiceCmdSet`'s commands are as `commands.keys` arranges them: renamed or left out by
+`DICE_COMMAND_KEYS`, and a command (or alias) the host's own cmdsets already have left to the
+host's. While `commands.keys` builds the host's cmdsets to read their names, every cmdset here
+adds nothing (`keys.probing()`), so the host's names are the host's alone.
 """
 
 from evennia import CmdSet
 
+from . import keys
 from .building import CmdCreate, CmdDig, CmdName, CmdOpen
 from .dice_base import dice_wing
 from .help import CmdHelp
@@ -24,22 +30,34 @@ from .speech import CmdPage, CmdPose, CmdSay, CmdSetDesc, CmdWhisper
 from .unloggedin import CmdUnconnectedCreate
 
 
+# The shared commands of `DiceCmdSet` (commands/keys.py's SHARED_KEYS writes out their names).
+SHARED_COMMANDS = (
+    CmdSheet, CmdStat, CmdApprove,  # the sheet
+    CmdRoll, CmdCheck,  # rolls
+    CmdOdds, CmdRolls,  # odds and the record
+    CmdDice,  # +dice/fairness
+)
+
+
+def dice_command_classes():
+    """The classes of `DiceCmdSet`'s commands as written: the shared ones, then the wing's."""
+    wing = dice_wing()
+    found = list(SHARED_COMMANDS)
+    if wing.cmdset is not None:
+        found += [type(command) for command in wing.cmdset().commands]
+    return found
+
+
 class DiceCmdSet(CmdSet):
     """The Storyteller dice system: sheet, rolls and staff tools."""
 
     key = "DiceCmdSet"
 
     def at_cmdset_creation(self):
-        for command in (
-            CmdSheet, CmdStat, CmdApprove,  # the sheet
-            CmdRoll, CmdCheck,  # rolls
-            CmdOdds, CmdRolls,  # odds and the record
-            CmdDice,  # +dice/fairness
-        ):
-            self.add(command())
-        wing = dice_wing()
-        if wing.cmdset is not None:
-            self.add(wing.cmdset)
+        if keys.probing():
+            return
+        for command in keys.arranged(dice_command_classes()):
+            self.add(command)
 
 
 class SpeechCmdSet(CmdSet):
@@ -52,6 +70,8 @@ class SpeechCmdSet(CmdSet):
     key = "SpeechCmdSet"
 
     def at_cmdset_creation(self):
+        if keys.probing():
+            return
         # Stock speech and descriptions, made unable to forge a system line (commands/speech.py).
         for command in (CmdSay, CmdPose, CmdWhisper, CmdSetDesc, CmdOOC, CmdUnpuppet):
             self.add(command())
@@ -66,6 +86,8 @@ class BuildingCmdSet(CmdSet):
     key = "DiceBuildingCmdSet"
 
     def at_cmdset_creation(self):
+        if keys.probing():
+            return
         for command in (CmdName, CmdCreate, CmdDig, CmdOpen):
             self.add(command())
 
@@ -76,6 +98,8 @@ class HelpCmdSet(CmdSet):
     key = "DiceHelpCmdSet"
 
     def at_cmdset_creation(self):
+        if keys.probing():
+            return
         self.add(CmdHelp())
 
 
@@ -86,6 +110,8 @@ class DiceAccountCmdSet(CmdSet):
     key = "DiceAccountCmdSet"
 
     def at_cmdset_creation(self):
+        if keys.probing():
+            return
         self.add(CmdPage())
         self.add(CmdNospoof())
         self.add(CmdOption())  # screen sizes held to their bounds (commands/options.py)
@@ -97,4 +123,6 @@ class DiceUnloggedinCmdSet(CmdSet):
     key = "DiceUnloggedinCmdSet"
 
     def at_cmdset_creation(self):
+        if keys.probing():
+            return
         self.add(CmdUnconnectedCreate())

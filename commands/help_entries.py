@@ -14,6 +14,11 @@ The Dice help topics.
 
 Nothing here names a system: a sixth one gets its help by declaring it.
 
+Our command keys are the game's (`DICE_COMMAND_KEYS`, commands/keys.py): every text here names
+a renamed command by its new key (`keys.rewrite`), `HELP_ENTRY_DICTS` as the settings are when
+Evennia reads it, the configured system's entries on each `help`; the guide's list leaves out
+a command the setting leaves out.
+
 Each entry must fit one page: Evennia's help pages anything longer than
 CLIENT_DEFAULT_HEIGHT - 4 lines (41 of 45) counting its frame, and a telnet client that
 reports its size (NAWS) gets its own height - 4. tests/test_help_entries.py holds every "Dice"
@@ -22,6 +27,8 @@ entry to that, under every system. No `|` in the texts but colour codes: a lone 
 
 import textwrap
 from textwrap import dedent
+
+from . import keys
 
 HELP_CATEGORY = "Dice"  # commands.dice_base's (not imported: Evennia loads this module early)
 
@@ -136,6 +143,23 @@ HELP_ENTRY_DICTS += [
     },
 ]
 
+
+
+def _renamed(entries, table=None):
+    """The entries with the renamed command keys in their texts (`keys.rewrite`)."""
+    return [{**entry, "text": keys.rewrite(entry["text"], table)} for entry in entries]
+
+
+def _table():
+    """DICE_COMMAND_KEYS' renames, or none where the settings are not there to read."""
+    try:
+        return keys.renames()
+    except Exception:  # noqa: BLE001 - read without Django settings (the pure tests): no renames
+        return {}
+
+
+HELP_ENTRY_DICTS = _renamed(HELP_ENTRY_DICTS, _table())
+
 WIDTH = 78  # Evennia's CLIENT_DEFAULT_WIDTH: the pager does not re-wrap a wider line
 COLUMN = 13  # where a command's summary starts in the guide's list
 
@@ -162,15 +186,25 @@ def _summary(command):
 
 def command_lines(system, wing):
     """The guide's list: the shared commands in the system's syntax, then the wing's own."""
-    lines = [*_wrapped("  ", system.roll_usage, 6), *_wrapped("  ", system.check_usage, 6),
-             *_wrapped("  ", system.odds_usage + "  the exact chances, nothing rolled", 6),
-             "  +sheet, +rolls  your sheet and your rolls",
-             "  +roll/verify <code>  check that a roll line is real"]
+    table = _table()
+    present = lambda key: table.get(key, key) is not None  # noqa: E731 - left out by DICE_COMMAND_KEYS
+    lines = [*(_wrapped("  ", system.roll_usage, 6) if present("+roll") else []),
+             *(_wrapped("  ", system.check_usage, 6) if present("+check") else []),
+             *(_wrapped("  ", system.odds_usage + "  the exact chances, nothing rolled", 6)
+               if present("+odds") else [])]
+    sheet_rolls = [key for key in ("+sheet", "+rolls") if present(key)]
+    if sheet_rolls:
+        what = {"+sheet": "your sheet", "+rolls": "your rolls"}
+        lines.append(f"  {', '.join(sheet_rolls)}  {' and '.join(what[key] for key in sheet_rolls)}")
+    if present("+roll"):
+        lines.append("  +roll/verify <code>  check that a roll line is real")
     if wing.cmdset is not None:
-        commands = sorted(wing.cmdset().commands, key=lambda cmd: cmd.key)
+        commands = sorted(wing.cmdset().commands, key=lambda cmd: keys.rewrite(cmd.key, table))
         for command in commands:
-            lines += _wrapped(f"  {command.key}".ljust(COLUMN), _summary(command), COLUMN)
-    return lines
+            if present(command.key):
+                key = keys.rewrite(command.key, table)
+                lines += _wrapped(f"  {key}".ljust(COLUMN), _summary(command), COLUMN)
+    return [keys.rewrite(line, table) for line in lines]
 
 
 def guide_text(system, wing):
@@ -189,4 +223,4 @@ def system_entries(system, wing):
     guide = {"key": "dice", "aliases": ["rolling", "dice help", "how to roll"], "category": HELP_CATEGORY,
              "text": guide_text(system, wing)}
     topics = [{"category": HELP_CATEGORY, **topic} for topic in wing.help_topics]
-    return [guide, *topics, rules_entry(system)]
+    return _renamed([guide, *topics, rules_entry(system)], _table())

@@ -11,7 +11,10 @@ the rest and says which sessions are panel sessions).
   `dice_base.announce`: the panel reads the stored entry, never the roll's text).
 
 Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
-types, so a roll from the panel is the same roll, to the same audience.
+types, so a roll from the panel is the same roll, to the same audience. The line starts with the
+key our +roll answers to in this game (`panel_keys`, in the sheet message: `DICE_COMMAND_KEYS`
+may rename it, or leave it out, and then the panel sends no roll); a wing's actions are sent
+with their commands' keys in this game too, and an action whose command is left out is not.
 """
 
 from storyteller_dice.rolllog import api
@@ -19,6 +22,9 @@ from storyteller_dice.rules.display import odds_cells, without_control
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import panel
 
+from . import keys
+
+PANEL_KEYS = ("+roll",)  # the commands the panel's own buttons send
 RECENT = 10  # rolls of the room a panel shows
 MAX_POOL_TEXT = 200  # characters of a pool the panel may ask the odds of
 
@@ -63,7 +69,26 @@ def send_actions(character, session=None):
 
     sessions = panel.panel_sessions(character, session)
     if sessions:
-        panel.send(sessions, actions=list(dice_wing().panel_actions(character)))
+        panel.send(sessions, actions=in_this_game(dice_wing().panel_actions(character)))
+
+
+def in_this_game(actions):
+    """The wing's actions with each command under its key in this game (DICE_COMMAND_KEYS);
+    an action whose command is left out is dropped."""
+    found = []
+    for action in actions:
+        line = str(action.get("command", ""))
+        word = line.split(" ", 1)[0].split("/", 1)[0]
+        key = keys.current_key(word) if word else None
+        if key is None:
+            continue
+        found.append({**action, "command": key + line[len(word):]})
+    return found
+
+
+def panel_keys():
+    """{our key: the key it answers to in this game, or None} of the commands the panel sends."""
+    return {key: keys.current_key(key) for key in PANEL_KEYS}
 
 
 def roll_item(entry):
@@ -99,3 +124,4 @@ def announced(receivers):
 def install():
     """Make this module the panel's handler (the server start hook calls this)."""
     panel.register_handler(handle)
+    panel.register_keys(panel_keys)

@@ -26,6 +26,9 @@ WEB_PROTOCOLS = ("websocket", "webclient/websocket")
 # gives them back to the Server after `evennia reload`, so the panel goes on being fed.
 FLAG = "DICE_PANEL"
 _HANDLER = []  # the commands' handler: callable(session, character, kwargs)
+# The commands' current keys: callable() -> {our key: the key it answers to now, or None}.
+_KEYS = []
+DEFAULT_KEYS = {"+roll": "+roll"}
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
 _TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\))?)")
@@ -34,6 +37,23 @@ _TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\)
 def register_handler(handler):
     """The commands' answer to panel requests (one: registering again replaces it)."""
     _HANDLER[:] = [handler]
+
+
+def register_keys(provider):
+    """What tells the panel the keys of the commands it sends (`DICE_COMMAND_KEYS` may rename
+    them): callable() -> {"+roll": "+droll"}; one, registering again replaces it."""
+    _KEYS[:] = [provider]
+
+
+def current_keys():
+    """{our key: the key it answers to in this game, or None: left out} for the panel."""
+    if not _KEYS:
+        return dict(DEFAULT_KEYS)
+    try:
+        return dict(_KEYS[0]())
+    except Exception:  # noqa: BLE001 - the panel must never stop a sheet change or a login
+        logger.log_trace("dice panel command keys")
+        return dict(DEFAULT_KEYS)
 
 
 def is_panel_session(session):
@@ -74,7 +94,8 @@ def sheet_message(character):
                          "rows": [[str(group), [[str(label), value] for label, value in traits]]
                                   for group, traits in part.rows]})
     return {"system": system.key, "title": system.title, "name": character.key,
-            "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections}
+            "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections,
+            "keys": current_keys()}
 
 
 def send_sheet(character, session=None):

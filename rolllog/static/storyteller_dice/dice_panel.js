@@ -9,7 +9,9 @@
  *   dice_panel {cleared: true} the player left the character (ooc): no sheet until the next puppet
  *   char_vitals {...}          the trackers, the same gauges GMCP clients get
  * It asks with the inputfunc `dice_panel` ({hello}, {odds: "<pool> vs <n>"}, {actions}), and
- * rolls by sending the very `+roll ...` line a player types.
+ * rolls by sending the very `+roll ...` line a player types, under the key the game gives
+ * our +roll (the sheet's `keys`: DICE_COMMAND_KEYS may rename it; null when it is left out,
+ * and then the panel offers no Roll and no Verify: the name would reach the host's command).
  *
  * It also reports the width of the output pane in columns (`client_options` screenwidth), on
  * login and whenever the window or the layout changes size, so the server wraps lines for the
@@ -178,6 +180,7 @@ let dice_panel = (function () {
         parts.target.setAttribute("aria-label", "Target " + String(sheet.hint || "").replace(/[<>]/g, ""));
         parts.target.hidden = !sheet.joiner;
         parts.joiner.hidden = !sheet.joiner;
+        parts.roll.hidden = !rollKey();
         parts.sheet.appendChild(el("p", {className: "dp-who"}, sheet.name + " (" + sheet.title + ")"));
         sheet.sections.forEach(function (section) {
             if (section.kind === "columns") {
@@ -254,11 +257,18 @@ let dice_panel = (function () {
         (odds.notes || []).forEach(function (note) { parts.odds.appendChild(el("p", {className: "dp-note"}, note)); });
     }
 
+    // The key our +roll answers to in this game ("+roll" from a server that does not say).
+    function rollKey() {
+        var keys = (state.sheet && state.sheet.keys) || {};
+        return "+roll" in keys ? keys["+roll"] : "+roll";
+    }
+
     function roll() {
+        if (!rollKey()) { return; }
         var text = poolText();
         if (!text) { parts.pool.focus(); return; }
         var comment = parts.comment.value.trim();
-        sendLine("+roll " + text + (comment ? " # " + comment : ""));
+        sendLine(rollKey() + " " + text + (comment ? " # " + comment : ""));
     }
 
     // ------------------------------------------------------------ trackers and actions
@@ -316,8 +326,12 @@ let dice_panel = (function () {
             li.appendChild(el("span", {className: "dp-roll-who"}, item.who + ": "));
             li.appendChild(el("span", {className: "dp-roll-what"},
                               (item.pool ? item.pool + (item.target ? " " + item.target : "") + " - " : "") + item.summary + " "));
-            li.appendChild(button(item.code, function () { sendLine("+roll/verify " + item.code); },
-                                  {className: "dp-btn dp-code", "aria-label": "Verify roll " + item.code}));
+            if (rollKey()) {
+                li.appendChild(button(item.code, function () { sendLine(rollKey() + "/verify " + item.code); },
+                                      {className: "dp-btn dp-code", "aria-label": "Verify roll " + item.code}));
+            } else {
+                li.appendChild(el("span", {className: "dp-roll-code"}, item.code));
+            }
             parts.rolls.appendChild(li);
         });
     }
@@ -337,7 +351,7 @@ let dice_panel = (function () {
             state.sheet = null; state.vitals = null; state.actions = [];
             drawSheet(); drawTrackers(); drawActions();
         }
-        if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); }
+        if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); drawRolls(); }
         if (kwargs.odds) {
             if (kwargs.odds.typed === state.oddsFor) { drawOdds(kwargs.odds); }
         }
