@@ -19,6 +19,8 @@ When no character is puppeted, `ooc` is Evennia's again (it says "You are alread
 from evennia.commands.default.account import CmdOOC as _StockOOC
 from evennia.commands.default.muxcommand import MuxCommand
 
+from storyteller_dice.typeclasses.screenreader import msg_readable
+
 from .speech import _name, speech_text
 
 TAG = "|w<OOC>|n"
@@ -76,7 +78,7 @@ class CmdOOC(MuxCommand):
                 line = f'{TAG} You say, "{speech}|n"'
             else:
                 line = f'{TAG} {_name(caller, receiver)} says, "{speech}|n"'
-            receiver.msg(text=(line, {"type": "pose" if pose else "say"}), from_obj=caller)
+            msg_readable(receiver, (line, {"type": "pose" if pose else "say"}), from_obj=caller)
 
 
 class CmdUnpuppet(_StockOOC):

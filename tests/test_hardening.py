@@ -333,3 +333,13 @@ def test_with_the_bundle_a_roll_is_batched():
             patch("storyteller_dice.typeclasses.amp_batch.batched", return_value=MagicMock()) as batched:
         send([receiver], ROLL)
     batched.assert_called_once_with()
+
+
+def test_without_the_bundle_speech_is_inert_for_a_screen_reader():
+    from storyteller_dice.typeclasses.screenreader import msg_readable
+
+    said = ('Alice says, "x ||/[Ro||nll] Admin rolls 9 dice|n"', {"type": "say"})
+    receiver = Receiver(Session(1), Session(2, SCREENREADER=True))
+    msg_readable(receiver, said, from_obj=None)
+    shown = 'Alice says, "x |/[Ro|nll] Admin rolls 9 dice"'
+    assert (receiver.calls, receiver.seen) == (2, {1: shown, 2: shown})

@@ -16,8 +16,9 @@ client and would need `||||` for a screen reader.
 `parse_ansi` and `settings.SCREENREADER_REGEX_STRIP`) and returns markup that shows exactly
 that plain text (`rules.display.inert`); it is sent with the screen-reader option off for that
 one message, so the Portal parses it once. `msg_readable` does this for the sessions of a
-receiver that read aloud (`commands.dice_base.send`, every roll line), the others getting the
-text as it is. The opt-in bundle's session handler (`typeclasses.sessionhandler`) does the same
+receiver that read aloud (`commands.dice_base.send`, every roll line; the speech commands'
+`say`, `pose`, `whisper`, `page` and `ooc`, whose lines carry player text), the others getting
+the text as it is. The opt-in bundle's session handler (`typeclasses.sessionhandler`) does the same
 for every message of the game; a message already sent this way is left alone there (the option
 says the screen-reader mode is off for it). A message sent `raw` is left alone: the Portal
 sends it without parsing.
@@ -57,19 +58,30 @@ def _sessions(obj):
         return []
 
 
+def _stripped(text):
+    """`text` (a str, or Evennia's `(str, {kwargs})`) with its str as `screenreader_text` makes it,
+    or None when there is no str to strip."""
+    if isinstance(text, str):
+        return screenreader_text(text)
+    if isinstance(text, tuple) and text and isinstance(text[0], str):
+        return (screenreader_text(text[0]), *text[1:])
+    return None
+
+
 def msg_readable(obj, text, **kwargs):
     """
-    `obj.msg(text, **kwargs)`, where `text` (a str) goes to a session that reads aloud already
-    stripped (`screenreader_text`, the Portal's pass off): one `msg()` as before when none of
-    `obj`'s sessions does.
+    `obj.msg(text, **kwargs)`, where `text` (a str, or `(str, {kwargs})`) goes to a session that
+    reads aloud already stripped (`screenreader_text`, the Portal's pass off): one `msg()` as
+    before when none of `obj`'s sessions does.
     """
     sessions = _sessions(obj)
     aloud = [session for session in sessions if reads_aloud(session)]
-    if not aloud or not isinstance(text, str) or kwargs.get("session") is not None:
-        obj.msg(text, **kwargs)
+    stripped = _stripped(text) if aloud and kwargs.get("session") is None else None
+    if stripped is None:
+        obj.msg(text=text, **kwargs)
         return
     others = [session for session in sessions if session not in aloud]
     if others:
-        obj.msg(text, session=others, **kwargs)
+        obj.msg(text=text, session=others, **kwargs)
     options = {**(kwargs.pop("options", None) or {}), **INERT_OPTIONS}
-    obj.msg(screenreader_text(text), session=aloud, options=options, **kwargs)
+    obj.msg(text=stripped, session=aloud, options=options, **kwargs)

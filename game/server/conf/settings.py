@@ -13,6 +13,7 @@ Environment variables (all optional):
 - `DATABASE_URL`-style PostgreSQL: set `GAME_DB=postgres` and `PGHOST`, `PGPORT`,
   `PGUSER`, `PGPASSWORD`, `PGDATABASE` (defaults: localhost, 5432, evennia, evennia, evennia).
 - `DICE_SYSTEM` (default "v5") and `V5_BESTIAL_FAILURE` ("official" or "total_failure").
+- `DICE_HARDEN_GAME` (default on): `0` plays the game without the opt-in bundle.
 """
 
 import os
@@ -55,8 +56,9 @@ INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
 # session's commands take turns); no traceback reaches a player (one line with a reference, the
 # traceback in the log); a screen reader's text stripped once, on the Server; the client's
 # options bounded; the AMP link's framing fix and batching; nothing sent before it is on disk
-# (SYNC_BEFORE_SENDING, below). The app completes the settings it needs.
-DICE_HARDEN_GAME = True
+# (SYNC_BEFORE_SENDING, below). The app completes the settings it needs. (The environment's
+# DICE_HARDEN_GAME=0 leaves it out: the end-to-end tests play the game without it too.)
+DICE_HARDEN_GAME = os.environ.get("DICE_HARDEN_GAME", "1") != "0"
 INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
 FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
 from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES  # noqa: E402
