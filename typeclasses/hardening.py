@@ -44,7 +44,8 @@ lines reach a screen reader already stripped, as markup its Portal parses once
 - Settings are completed, never replaced: lists are appended to (as new lists, so Evennia's
   default lists stay as they are), and only once however often `complete_settings` runs.
 
-The calls (from `rolllog.apps.RollLogConfig.ready()` and `commands.hooks`):
+docs/hardening.md is the page for a game's staff. The calls (from
+`rolllog.apps.RollLogConfig.ready()` and `commands.hooks`):
 `complete_settings(settings)`, `at_server_init()`, `at_server_start()`.
 """
 
