@@ -187,12 +187,21 @@ def test_the_connect_channel_patch_wraps_evennias_sender_once():
 
 # ------------------------------------------------------------------ no private name outside the bundle
 
-# The bundle's modules: only these may assign a private name of Evennia's (or patch Evennia).
+# The bundle's modules, loaded only with DICE_HARDEN_GAME (from typeclasses/hardening.py): only
+# these may assign a private name of Evennia's or patch Evennia, each for the reason given.
+# (inputfilter.py and screenreader.py are plain functions the dice use too: they need no place.)
 BUNDLE = {
-    "typeclasses/hardening.py", "typeclasses/hardening_server.py", "typeclasses/hardening_portal.py",
-    "typeclasses/amp_batch.py", "typeclasses/amp_framing.py", "typeclasses/serversession.py",
-    "typeclasses/sessionhandler.py", "typeclasses/player_errors.py", "typeclasses/client_options.py",
-    "typeclasses/inputfilter.py", "typeclasses/durable.py", "typeclasses/connect_channel.py",
+    "typeclasses/hardening.py": "completes Django's settings (setattr on settings) for the bundle",
+    "typeclasses/hardening_server.py": "the Server's plugin module: installs the AMP framing fix",
+    "typeclasses/hardening_portal.py": "the Portal's plugin module: the AMP framing fix and batching",
+    "typeclasses/amp_batch.py": "adds a command to the Portal's AMP dispatch table (_commandDispatch)",
+    "typeclasses/amp_framing.py": "replaces Evennia's AMPMultiConnectionProtocol.dataReceived",
+    "typeclasses/serversession.py": "the session class: its own state on Evennia's ServerSession",
+    "typeclasses/sessionhandler.py": "the session handler: Evennia's ServerSessionHandler subclassed",
+    "typeclasses/player_errors.py": "replaces cmdhandler._msg_err",
+    "typeclasses/client_options.py": "replaces Evennia's client_options and webclient_options inputfuncs",
+    "typeclasses/durable.py": "wraps the AMP client's send methods and Django's connection commit",
+    "typeclasses/connect_channel.py": "wraps DefaultAccount._send_to_connect_channel",
 }
 # Lines outside the bundle that the text search finds, and why each assigns nothing of Evennia's.
 ALLOWED = {
@@ -258,6 +267,10 @@ def test_nothing_of_evennias_is_patched_outside_the_bundle():
                 if isinstance(target, (ast.Attribute, ast.Subscript)) and _base(target) in evennia_names:
                     found.append(f"{name}:{node.lineno}")
     assert found == []
+
+
+def test_the_bundles_modules_exist():
+    assert [name for name in BUNDLE if not (REPO / name).is_file()] == []
 
 
 def test_the_grep_finds_what_the_bundle_does():

@@ -25,12 +25,18 @@ def game_server(tmp_path_factory, pytestconfig):
 def test_nothing_of_the_bundle_is_loaded(game_server, superuser_client):
     superuser_client.send("py from django.conf import settings as s; print(s.SERVER_SESSION_CLASS); "
                           "print(s.SERVER_SESSION_HANDLER_CLASS); print(s.IN_GAME_ERRORS); "
+                          "from storyteller_dice.typeclasses import durable; from django.db import connection as c; "
+                          "print('barrier' + '=' + str(bool(durable.barrier()))); "
+                          "print('synchronous' + '=' + str(c.cursor().execute('PRAGMA synchronous').fetchone()[0])); "
                           "print('plugins' + '=' + repr(s.SERVER_SERVICES_PLUGIN_MODULES))")
     out = superuser_client.read_until(re.compile(r"plugins=\[.*\]"))
     lines = [line.strip() for line in out.splitlines()]
     assert "evennia.server.serversession.ServerSession" in lines
     assert "evennia.server.sessionhandler.ServerSessionHandler" in lines
     assert "True" in lines
+    # Nothing waits before sending, and each commit waits for the disk (SQLite's FULL, 2).
+    assert "barrier=False" in lines
+    assert "synchronous=2" in lines
     assert "plugins=['server.conf.server_services_plugins']" in lines
     server = (game_server.log_dir / "server.log").read_text(encoding="utf-8", errors="replace")
     portal = (game_server.log_dir / "portal.log").read_text(encoding="utf-8", errors="replace")
