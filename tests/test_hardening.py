@@ -49,6 +49,21 @@ def test_off_nothing_changes():
         assert vars(given) == before
 
 
+def test_only_true_turns_it_on_and_anything_else_is_named():
+    for value in ("True", "False", 1, None):
+        given = host_settings(DICE_HARDEN_GAME=value)
+        before = copy.deepcopy(vars(given))
+        hardening.complete_settings(given)
+        assert vars(given) == before
+    assert hardening.settings_problem(host_settings(DICE_HARDEN_GAME="False")) == (
+        "DICE_HARDEN_GAME must be True or False, not 'False'.")
+    assert hardening.settings_problem(host_settings(DICE_HARDEN_GAME=None)) == (
+        "DICE_HARDEN_GAME must be True or False, not None.")
+    for value in (True, False):
+        assert hardening.settings_problem(host_settings(DICE_HARDEN_GAME=value)) is None
+    assert hardening.settings_problem(host_settings()) is None
+
+
 def test_on_with_evennias_defaults_sets_ours_and_appends_the_plugins():
     given = host_settings(DICE_HARDEN_GAME=True)
     hardening.complete_settings(given)

@@ -41,12 +41,15 @@ lines reach a screen reader already stripped, as markup its Portal parses once
   (`evennia.settings_default`): a game that set its own keeps it, and the start log says, one
   line each, what is then not protected. A game's own class that is a subclass of ours is
   ours for this purpose (nothing is reported).
+- Only `True` turns the bundle on; any other value is off, and `settings_problem()` names it (a
+  string "False" must not turn on what changes every player's session).
 - Settings are completed, never replaced: lists are appended to (as new lists, so Evennia's
   default lists stay as they are), and only once however often `complete_settings` runs.
 
 docs/hardening.md is the page for a game's staff. The calls (from
 `rolllog.apps.RollLogConfig.ready()` and `commands.hooks`):
-`complete_settings(settings)`, `at_server_init()`, `at_server_start()`.
+`complete_settings(settings)`, `at_server_init()`, `at_server_start()`; and for the start-time
+checks, `settings_problem()`.
 """
 
 import contextlib
@@ -77,10 +80,20 @@ NOT_PROTECTED = {
 
 
 def enabled(settings=None):
-    """Whether the game asked for the bundle (`DICE_HARDEN_GAME`)."""
+    """Whether the game asked for the bundle (`DICE_HARDEN_GAME = True`; anything else is off)."""
     if settings is None:
         from django.conf import settings
-    return bool(getattr(settings, SETTING, False))
+    return getattr(settings, SETTING, False) is True
+
+
+def settings_problem(settings=None):
+    """One line when `DICE_HARDEN_GAME` is set to something other than True or False, else None."""
+    if settings is None:
+        from django.conf import settings
+    value = getattr(settings, SETTING, False)
+    if isinstance(value, bool):
+        return None
+    return f"{SETTING} must be True or False, not {value!r}."
 
 
 def _evennia_default(name):
