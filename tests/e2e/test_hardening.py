@@ -31,11 +31,14 @@ def test_the_bundles_session_classes_are_the_games(superuser_client):
     admin.send("py from django.conf import settings as s; print(s.SERVER_SESSION_CLASS); "
                "print(s.SERVER_SESSION_HANDLER_CLASS); print(s.IN_GAME_ERRORS); "
                "from storyteller_dice.typeclasses import durable; print('barrier' + '=' + str(bool(durable.barrier()))); "
+               "from evennia.server.sessionhandler import _INPUT_FUNCS as f; "
+               "print('inputfunc' + '=' + f['client_options'].__module__); "
                "print('session' + '=' + type(me.sessions.all()[0]).__module__)")
     out = admin.read_until(re.compile(r"session=\S+"))
     lines = [line.strip() for line in out.splitlines()]
     assert "storyteller_dice.typeclasses.serversession.ServerSession" in lines
     assert "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler" in lines
     assert "False" in lines
+    assert "inputfunc=storyteller_dice.typeclasses.client_options" in lines
     assert "barrier=True" in lines  # the game's SQLite file syncs before sending (durable.py)
     assert "session=storyteller_dice.typeclasses.serversession" in lines

@@ -27,6 +27,8 @@ def test_nothing_of_the_bundle_is_loaded(game_server, superuser_client):
                           "print(s.SERVER_SESSION_HANDLER_CLASS); print(s.IN_GAME_ERRORS); "
                           "from storyteller_dice.typeclasses import durable; from django.db import connection as c; "
                           "print('barrier' + '=' + str(bool(durable.barrier()))); "
+                          "from evennia.server.sessionhandler import _INPUT_FUNCS as f; "
+                          "print('inputfunc' + '=' + f['client_options'].__module__); "
                           "print('synchronous' + '=' + str(c.cursor().execute('PRAGMA synchronous').fetchone()[0])); "
                           "print('plugins' + '=' + repr(s.SERVER_SERVICES_PLUGIN_MODULES))")
     out = superuser_client.read_until(re.compile(r"plugins=\[.*\]"))
@@ -35,6 +37,7 @@ def test_nothing_of_the_bundle_is_loaded(game_server, superuser_client):
     assert "evennia.server.sessionhandler.ServerSessionHandler" in lines
     assert "True" in lines
     # Nothing waits before sending, and each commit waits for the disk (SQLite's FULL, 2).
+    assert "inputfunc=evennia.server.inputfuncs" in lines
     assert "barrier=False" in lines
     assert "synchronous=2" in lines
     assert "plugins=['server.conf.server_services_plugins']" in lines
