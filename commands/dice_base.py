@@ -20,11 +20,12 @@ from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control, wrap
 from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
-from storyteller_dice.typeclasses.amp_batch import batched
 from storyteller_dice.typeclasses.audience import distinct
 from storyteller_dice.typeclasses.incoming import ours
 # The host's Character typeclass: any class mixing in the sheet counts as a character.
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin as Character
+from storyteller_dice.typeclasses.hardening import batched
+from storyteller_dice.typeclasses.screenreader import msg_readable
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
 from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: F401
 
@@ -440,14 +441,16 @@ def send(receivers, text, from_obj=None):
     told = distinct(receivers)
     if callable(text) and not isinstance(text, PerWidth):
         text = PerWidth(text)
-    # Each receiver's `msg()` and its hooks run as before; what they send is held, and the
-    # sessions sent the same go to the Portal as one message (a full room at one width: one).
-    # Every message is marked as a line of ours (`ours`): the receiver's `msg()` treats what
-    # another object sends as player text (typeclasses/incoming.py), and a roll line's line
-    # breaks and tags are ours on purpose.
+    # Each receiver's `msg()` and its hooks run as before; a session that reads aloud gets the
+    # text already stripped (`msg_readable`: the Portal parses it once). Every message is marked
+    # as a line of ours (`ours`): the receiver's `msg()` treats what another object sends as
+    # player text (typeclasses/incoming.py), and a roll line's line breaks and tags are ours on
+    # purpose. With the opt-in bundle, what they send is held, and the sessions sent the same go
+    # to the Portal as one message (a full room at one width: one); without it `batched()` does
+    # nothing.
     with batched():
         for obj in told:
-            obj.msg(_marked(text(width_of(obj)) if callable(text) else text), from_obj=from_obj)
+            msg_readable(obj, _marked(text(width_of(obj)) if callable(text) else text), from_obj=from_obj)
     return told
 
 

@@ -23,6 +23,8 @@ check finds that the host's `ooc` is not the one ours extends and leaves ours ou
 
 from evennia.commands.default.account import CmdOOC as _StockOOC
 
+from storyteller_dice.typeclasses.screenreader import msg_readable
+
 from .speech import _name, speech_text
 
 TAG = "|w<OOC>|n"
@@ -111,7 +113,7 @@ class CmdOOC(_StockOOC):
                 line = f'{TAG} You say, "{speech}|n"'
             else:
                 line = f'{TAG} {_name(caller, receiver)} says, "{speech}|n"'
-            receiver.msg(text=(line, {"type": "pose" if pose else "say"}), from_obj=caller)
+            msg_readable(receiver, (line, {"type": "pose" if pose else "say"}), from_obj=caller)
 
 
 class CmdUnpuppet(CmdOOC):

@@ -38,6 +38,7 @@ from evennia.utils import create
 # The text rules live below the commands (the typeclasses use them too); imported here under
 # their old names for the commands below and for code that imports them from this module.
 from storyteller_dice.typeclasses.names import shown_name
+from storyteller_dice.typeclasses.screenreader import msg_readable
 from storyteller_dice.typeclasses.speech_text import SYSTEM_TAGS, literal, mark_tags, speech_text  # noqa: F401
 
 
@@ -63,7 +64,7 @@ def _spoken(speaker, said, refusal, **pre_say):
 def _tell_each(speaker, receivers, after_name, kind):
     """Each receiver reads the speaker's name as it is shown to them, then `after_name` (our text)."""
     for receiver in receivers:
-        receiver.msg(text=(f"{_name(speaker, receiver)}{after_name}", {"type": kind}), from_obj=speaker)
+        msg_readable(receiver, (f"{_name(speaker, receiver)}{after_name}", {"type": kind}), from_obj=speaker)
 
 
 class CmdSay(_StockSay):
@@ -86,7 +87,7 @@ class CmdSay(_StockSay):
         speech = _spoken(caller, self.args, "Say what?")
         if not speech:
             return
-        caller.msg(text=(f'You say, "{speech}|n"', {"type": "say"}), from_obj=caller)
+        msg_readable(caller, (f'You say, "{speech}|n"', {"type": "say"}), from_obj=caller)
         location = caller.location
         if not location:
             return
@@ -121,8 +122,8 @@ class CmdWhisper(_StockWhisper):
             return
         if caller not in receivers:
             listed = ", ".join(_name(recv, caller) for recv in receivers)
-            caller.msg(text=(f'You whisper to {listed}, "{speech}|n"', {"type": "whisper"}),
-                       from_obj=caller)
+            msg_readable(caller, (f'You whisper to {listed}, "{speech}|n"', {"type": "whisper"}),
+                         from_obj=caller)
         _tell_each(caller, receivers, f' whispers: "{speech}|n"', "whisper")
 
 
@@ -273,7 +274,7 @@ class CmdPage(_StockPage):
             if not target.access(caller, "msg"):
                 problems.append(f"You are not allowed to page {literal(target)}.")
                 continue
-            target.msg(text=(f"{header} {message}|n", {"type": "page"}), from_obj=caller)
+            msg_readable(target, (f"{header} {message}|n", {"type": "page"}), from_obj=caller)
             if hasattr(target, "sessions") and not target.sessions.count():
                 received.append(f"|C{literal(target.name)}|n")
                 problems.append(f"{received[-1]} is offline. They will see your message "

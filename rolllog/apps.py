@@ -12,6 +12,13 @@ class RollLogConfig(AppConfig):
     def ready(self):
         # Imported here, not at the top: the receivers need every app's models loaded (Django's
         # start order), which they are only once the registry calls `ready()`.
+        from django.conf import settings
+
+        from storyteller_dice.typeclasses import hardening
+
         from . import signals
 
+        # The opt-in bundle's settings (DICE_HARDEN_GAME; nothing when it is off): read by
+        # Evennia only after django.setup(), in the Server and the Portal alike.
+        hardening.complete_settings(settings)
         signals.connect()

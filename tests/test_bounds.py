@@ -105,7 +105,7 @@ def test_flags_travel_and_are_saved_as_a_plain_dict():
     ("abc", 80), ("1e30", 80), (None, 80), ([1, 2], 80), (0, 80),
 ])
 def test_client_options_bounds_the_width_and_ignores_garbage(sent, width):
-    from storyteller_dice.typeclasses import inputfuncs
+    from storyteller_dice.typeclasses import client_options as inputfuncs
 
     session = _session()
     session.protocol_flags["SCREENWIDTH"] = {0: 80}
@@ -118,7 +118,7 @@ def test_client_options_bounds_the_width_and_ignores_garbage(sent, width):
 
 
 def test_client_options_with_only_garbage_sends_nothing_back():
-    from storyteller_dice.typeclasses import inputfuncs
+    from storyteller_dice.typeclasses import client_options as inputfuncs
 
     session = _session()
     session.msg = MagicMock()
@@ -130,7 +130,7 @@ def test_client_options_with_only_garbage_sends_nothing_back():
 def test_the_game_uses_our_client_options():
     from evennia.server.sessionhandler import _INPUT_FUNCS
 
-    from storyteller_dice.typeclasses import inputfuncs
+    from storyteller_dice.typeclasses import client_options as inputfuncs
 
     for name in ("client_options", "hello", "supports_set"):  # and GMCP's Core.Hello, Core.Supports.Set
         assert _INPUT_FUNCS[name] is inputfuncs.client_options, name
@@ -262,7 +262,7 @@ class TestWebclientOptions(EvenniaCommandTest):
     def test_what_the_web_client_keeps_is_bounded(self):
         from unittest.mock import patch
 
-        from storyteller_dice.typeclasses import inputfuncs
+        from storyteller_dice.typeclasses import client_options as inputfuncs
 
         session = MagicMock(account=self.account, sessid=1)
         inputfuncs.webclient_options(session, HotButtons=["+roll 3"] * 10, cmdid=4)
@@ -274,6 +274,6 @@ class TestWebclientOptions(EvenniaCommandTest):
         self.assertIn("were not kept", warn.call_args.args[0])
 
     def test_before_login_it_is_ignored(self):
-        from storyteller_dice.typeclasses import inputfuncs
+        from storyteller_dice.typeclasses import client_options as inputfuncs
 
         inputfuncs.webclient_options(MagicMock(account=None), gagprompt=False)  # no traceback

@@ -367,18 +367,13 @@ class TestStartAndLogin(NameTest):
         ]
 
     def test_connect_channel_lines_show_the_name_as_text(self):
-        from evennia.accounts.accounts import DefaultAccount
+        # The bundle's (DICE_HARDEN_GAME): typeclasses.connect_channel wraps Evennia's sender.
+        from storyteller_dice.typeclasses.connect_channel import shown_line
 
         self.account2.username = "Eve|/[Roll]"
-        sent = []
-        with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
-            self.account2._send_to_connect_channel(f"|G{self.account2.key} connected|n")
-        assert sent == ["|GEve||/[Roll] connected|n"]
+        assert shown_line(self.account2, f"|G{self.account2.key} connected|n") == "|GEve||/[Roll] connected|n"
         self.account2.username = "|"
-        sent.clear()
-        with patch.object(DefaultAccount, "_send_to_connect_channel", lambda acct, message: sent.append(message)):
-            self.account2._send_to_connect_channel("|R| disconnected (quit)|n")
-        assert sent == ["|R|| disconnected (quit)|n"]
+        assert shown_line(self.account2, "|R| disconnected (quit)|n") == "|R|| disconnected (quit)|n"
 
 
 class TestTelnetCreate(NameTest):

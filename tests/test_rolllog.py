@@ -116,7 +116,7 @@ class TestStoring(LogTestBase):
     def test_the_room_hears_the_code(self):
         with mock.patch.object(type(self.char1), "msg", autospec=True) as sent:
             receivers = announce(self.char1, "[Roll] x", record=self.v5_record())
-        told = {call.args[0]: call.args[1] for call in sent.call_args_list}
+        told = {call.args[0]: call.kwargs["text"] for call in sent.call_args_list}
         self.assertEqual(told, {self.char1: f"[Roll] x [code {receivers.code}]",
                                 self.char2: f"[Roll] x [code {receivers.code}]"})
 

@@ -40,17 +40,6 @@ class DiceAccountMixin:
         # What Evennia's log lines print ("Authentication Success: ..."): one line, always.
         return without_control(super().__str__())
 
-    def _send_to_connect_channel(self, message):
-        """
-        Evennia's "<name> connected/disconnected" lines to the staff channels are built with the
-        raw key: here the key is swapped for the name as text before they go out.
-        """
-        raw, shown = self.key, shown_name(self)
-        for colour in ("|G", "|R"):  # Evennia's lines are "|G<key> connected|n", "|R<key> disconnected..."
-            if raw != shown and message.startswith(colour + raw):
-                message = colour + shown + message[len(colour + raw):]
-        super()._send_to_connect_channel(message)
-
     def at_post_login(self, session=None, **kwargs):
         """After Evennia's login: staff hear about stored names that break the name rule."""
         super().at_post_login(session=session, **kwargs)

@@ -24,8 +24,10 @@ and everyone else's keep their order, and a power cut can only undo what nobody 
 Writes are counted by every database connection's statements and commits (`wrote`), from any
 thread; messages are held only on the reactor's thread.
 
-Only with `SYNC_BEFORE_SENDING` on (the game's settings), for a SQLite file or PostgreSQL; the
-in-process tests (a database in memory, no Portal) never hold anything.
+Only with the opt-in bundle (`DICE_HARDEN_GAME`, `typeclasses.hardening`, which installs it at
+`at_server_init`) and `SYNC_BEFORE_SENDING` on (the game's settings), for a SQLite file or
+PostgreSQL; the in-process tests (a database in memory, no Portal) never hold anything. Without
+them the database commits as the game configured it.
 """
 
 import functools
@@ -253,7 +255,7 @@ def _sync_setting():
 
 def install():
     """
-    In the Server (the session handler calls it once): count writes and hold what the
+    In the Server (`hardening.at_server_init`): count writes and hold what the
     Server sends the Portal (`send_MsgServer2Portal`, `send_AdminServer2Portal`: messages and
     disconnections, which must not overtake them) behind the sync. Idempotent.
     """

@@ -4,9 +4,10 @@ An unexpected error in a command is one line for the player and a full traceback
 Evennia reports an error a command did not catch through `evennia.commands.cmdhandler._msg_err`:
 with `IN_GAME_ERRORS` (Evennia's default) the player saw the whole traceback, file paths and
 all; without it, three lines holding the exception's own message (which can carry data or a
-path) and "Please file a bug report". `install()` (called from `at_server_init`) puts
-`report_error` in its place for every command, stock Evennia ones and the login screen's
-included, and settings.py turns `IN_GAME_ERRORS` off for the rest (command set errors).
+path) and "Please file a bug report". Part of the opt-in bundle (`typeclasses.hardening`,
+`DICE_HARDEN_GAME`): `install()` (from `hardening.at_server_init`) puts `report_error` in its
+place for every command, stock Evennia ones and the login screen's included, and the bundle
+turns `IN_GAME_ERRORS` off for the rest (command set errors).
 
 **Ruling:** everyone, staff too, gets the same line, "Something went wrong; staff have been told
 (error 3F9A2C).": the six-character reference is in the log beside the traceback, so staff

@@ -13,6 +13,7 @@ Environment variables (all optional):
 - `DATABASE_URL`-style PostgreSQL: set `GAME_DB=postgres` and `PGHOST`, `PGPORT`,
   `PGUSER`, `PGPASSWORD`, `PGDATABASE` (defaults: localhost, 5432, evennia, evennia, evennia).
 - `DICE_SYSTEM` (default "v5") and `V5_BESTIAL_FAILURE` ("official" or "total_failure").
+- `DICE_HARDEN_GAME` (default on): `0` plays the game without the opt-in bundle.
 """
 
 import os
@@ -46,16 +47,18 @@ SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
 
-# The dice system (README: "Add to an existing game"): the roll log app; the global input
-# filter (control, escape and bidi characters never reach a command; screen sizes bounded; each
+# The dice system (README: "Add to an existing game"): the roll log app; the Dice help topics;
+# the web client's dice panel (its template first on the search path, extending
+# game/web/templates/webclient/base.html with the panel's plugin).
+INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
+# The opt-in bundle (typeclasses/hardening.py), which this game takes: the global input filter
+# (control, escape and bidi characters never reach a command; screen sizes bounded; each
 # session's commands take turns); no traceback reaches a player (one line with a reference, the
 # traceback in the log); a screen reader's text stripped once, on the Server; the client's
-# options bounded; the Dice help topics; the web client's dice panel (its template first on
-# the search path, extending game/web/templates/webclient/base.html with the panel's plugin).
-INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
-SERVER_SESSION_CLASS = "storyteller_dice.typeclasses.serversession.ServerSession"
-SERVER_SESSION_HANDLER_CLASS = "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler"
-IN_GAME_ERRORS = False
+# options bounded; the AMP link's framing fix and batching; nothing sent before it is on disk
+# (SYNC_BEFORE_SENDING, below). The app completes the settings it needs. (The environment's
+# DICE_HARDEN_GAME=0 leaves it out: the end-to-end tests play the game without it too.)
+DICE_HARDEN_GAME = os.environ.get("DICE_HARDEN_GAME", "1") != "0"
 INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
 FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
 from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES  # noqa: E402
@@ -90,8 +93,9 @@ if os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql"):
     # GAME_PG_SYNCHRONOUS_COMMIT: SENDING (the default) commits without waiting for the
     # server's log (synchronous_commit=off) and has it flushed, from a thread, before the
     # Server sends anything (typeclasses/durable.py): as durable as `on` for anything a player
-    # was told, without the game waiting. ON waits at every commit. Anything else is refused.
-    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING").strip().upper()
+    # was told, without the game waiting. ON waits at every commit (the default without the
+    # bundle, DICE_HARDEN_GAME, whose barrier SENDING needs). Anything else is refused.
+    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING" if DICE_HARDEN_GAME else "ON").strip().upper()
     if _PG_COMMIT not in ("SENDING", "ON"):
         raise ValueError(f"GAME_PG_SYNCHRONOUS_COMMIT must be SENDING or ON, not {_PG_COMMIT!r}")
     SYNC_BEFORE_SENDING = _PG_COMMIT == "SENDING"
@@ -113,8 +117,9 @@ else:
     # the game waiting for it. NORMAL syncs it only at checkpoints: safe from any crash of the
     # game itself, but an OS crash or a power cut may undo the last moments' rolls, whose lines
     # the players already saw. The load bench measures them (README, Load bench). Anything
-    # else is refused at start.
-    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING").strip().upper()
+    # else is refused at start. Without the bundle (DICE_HARDEN_GAME), whose barrier SENDING
+    # needs, the default is FULL.
+    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING" if DICE_HARDEN_GAME else "FULL").strip().upper()
     if _SYNCHRONOUS not in ("SENDING", "FULL", "NORMAL", "EXTRA"):
         raise ValueError(f"GAME_SQLITE_SYNCHRONOUS must be SENDING, FULL, NORMAL or EXTRA, not {_SYNCHRONOUS!r}")
     SYNC_BEFORE_SENDING = _SYNCHRONOUS == "SENDING"
