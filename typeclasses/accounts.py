@@ -6,7 +6,7 @@ account name rule (typeclasses/names.py) for the telnet `create` and the website
 
 from storyteller_dice.rules.display import without_control
 
-from .names import name_problem, shown_name, staff_notice
+from .names import name_problem, shown_name
 from .nospoof import tag_message
 
 
@@ -50,11 +50,4 @@ class DiceAccountMixin:
             if raw != shown and message.startswith(colour + raw):
                 message = colour + shown + message[len(colour + raw):]
         super()._send_to_connect_channel(message)
-
-    def at_post_login(self, session=None, **kwargs):
-        """After Evennia's login: staff hear about stored names that break the name rule."""
-        super().at_post_login(session=session, **kwargs)
-        notice = staff_notice(self)
-        if notice:
-            self.msg(notice, session=session)
 

@@ -91,3 +91,16 @@ def trait_source():
     if path not in _SOURCES:
         _SOURCES[path] = (import_string(path) if isinstance(path, str) else path or SheetOnly)()
     return _SOURCES[path]
+
+
+def source_problem():
+    """What is wrong with `DICE_TRAIT_SOURCE` (one line naming it), or None."""
+    # stub: replaced by the keys/bundle/traits work
+    path = getattr(settings, "DICE_TRAIT_SOURCE", None)
+    if not isinstance(path, str):
+        return None
+    try:
+        import_string(path)
+    except ImportError as err:
+        return f"DICE_TRAIT_SOURCE={path!r} cannot be imported: {err}"
+    return None

@@ -21,7 +21,4 @@ def start_plugin_services(portal):
 
     portal - a reference to the main portal application.
     """
-    from storyteller_dice.typeclasses import amp_batch, amp_framing
-
-    amp_framing.install()
-    amp_batch.install_portal()
+    pass

@@ -21,6 +21,4 @@ def start_plugin_services(server):
 
     server - a reference to the main server application.
     """
-    from storyteller_dice.typeclasses import amp_framing
-
-    amp_framing.install()
+    pass

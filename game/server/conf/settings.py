@@ -3,7 +3,8 @@ Evennia settings for the Storyteller dice game.
 
 The game directory is `game/`, a host game like any other: the dice system is the installed
 package `storyteller_dice` (`pip install -e .`, which scripts/setup.sh does), added with the
-lines of README.md's "Add to an existing game" (here and in game/commands/, game/typeclasses/).
+lines of README.md's "Add to an existing game", the required ones and every optional one
+(here and in game/commands/, game/typeclasses/, game/web/urls.py).
 
 Environment variables (all optional):
 
@@ -45,21 +46,6 @@ WEBSOCKET_CLIENT_PORT = _PORT_BASE + 2
 SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
-
-# The dice system (README: "Add to an existing game"): the roll log app; the global input
-# filter (control, escape and bidi characters never reach a command; screen sizes bounded; each
-# session's commands take turns); no traceback reaches a player (one line with a reference, the
-# traceback in the log); a screen reader's text stripped once, on the Server; the client's
-# options bounded; the Dice help topics; the web client's dice panel (its template first on
-# the search path, extending game/web/templates/webclient/base.html with the panel's plugin).
-INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
-SERVER_SESSION_CLASS = "storyteller_dice.typeclasses.serversession.ServerSession"
-SERVER_SESSION_HANDLER_CLASS = "storyteller_dice.typeclasses.sessionhandler.ServerSessionHandler"
-IN_GAME_ERRORS = False
-INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
-FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
-from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES  # noqa: E402
-TEMPLATES[0]["DIRS"].insert(0, PANEL_TEMPLATES)  # noqa: F405
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
@@ -141,6 +127,16 @@ V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
 # V5 teamwork: "seed" (helpers roll and add successes) or "core" (each helper with a dot in the
 # Skill adds +1 die; the leader rolls once). docs/v5.md.
 V5_TEAMWORK = os.environ.get("V5_TEAMWORK", "seed")
+
+######################################################################
+# The dice package (README: "Add to an existing game"): its required lines (DICE_SYSTEM is
+# the environment's, above) and every optional one: the hardening bundle (this is the
+# hardened demo) and the welcome screen. They come last, after every list they extend;
+# the app completes the rest itself (the start hooks, the help topics, the web panel).
+######################################################################
+INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
+DICE_HARDEN_GAME = True
+CONNECTION_SCREEN_MODULE = "storyteller_dice.typeclasses.welcome"
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
