@@ -268,3 +268,14 @@ class TestTraitsContrib(EvenniaCommandTest):
         assert self.char2.traits.strength.base == 2 and self.char2.traits.animal_ken.current == 3
         self.call(CmdStat(), "dex=3", "Your Dexterity is now 3 (was 1).", caller=self.char2)  # not a trait
         assert self.char2.sheet_values["dexterity"] == 3 and self.char2.traits.get("dexterity") is None
+
+
+def test_the_readmes_worked_example_is_the_awkward_hosts_source():
+    """The dict-Attribute trait source the README shows is the one the awkward host runs."""
+    import textwrap
+
+    text = (ROOT / "README.md").read_text()
+    example = text[text.index("# world/dice_stats.py\n"):]
+    example = textwrap.dedent(example[:example.index("```")].split("\n", 1)[1])
+    hosted = (ROOT / "tests" / "hosts" / "awkward" / "world" / "dice_stats.py").read_text()
+    assert example.strip() in hosted
