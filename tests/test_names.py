@@ -367,6 +367,16 @@ class TestStartAndLogin(NameTest):
             f"#{self.char2.id} Eve||/[Roll] x. Rename them with @name."
         ]
 
+    def test_a_superuser_is_told_the_shared_command_keys_at_login(self):
+        from storyteller_dice.commands import hooks
+
+        line = "+rouse: the game's command answers (ours is left out); rename ours with DICE_COMMAND_KEYS."
+        self.account.is_superuser = True
+        self.account2.is_superuser = False
+        with patch("storyteller_dice.commands.keys.collision_lines", return_value=[line]):
+            assert hooks.staff_notice_lines(self.account) == [line]
+            assert hooks.staff_notice_lines(self.account2) == []
+
     def test_connect_channel_lines_show_the_name_as_text(self):
         from evennia.accounts.accounts import DefaultAccount
 
