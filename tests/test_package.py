@@ -279,3 +279,10 @@ def test_the_readmes_worked_example_is_the_awkward_hosts_source():
     example = textwrap.dedent(example[:example.index("```")].split("\n", 1)[1])
     hosted = (ROOT / "tests" / "hosts" / "awkward" / "world" / "dice_stats.py").read_text()
     assert example.strip() in hosted
+
+
+@pytest.mark.parametrize("path", package_modules())
+def test_the_package_reads_no_environment(path):
+    """Settings come from the host's settings.py only (README: "What the package does by itself")."""
+    source = (ROOT / path).read_text()
+    assert "os.environ" not in source and "getenv" not in source
