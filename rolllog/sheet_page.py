@@ -1,6 +1,6 @@
 """
-The website's character pages with the dice system's sheet (README, "Add to an existing
-game": the host puts `sheet_page.urlpatterns` first in its `web/website/urls.py`).
+The website's character pages with the dice system's sheet (served by the package's URLconf,
+`rolllog/urls.py`, which a host includes before its website's own).
 
 - `/characters/detail/<slug>/<id>/`: Evennia's character detail page, with the sheet of the
   configured system laid out as `+sheet` lays it (`Sheet.layout`), shown to the character's

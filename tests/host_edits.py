@@ -2,31 +2,64 @@
 The README's "Add to an existing game" blocks, read and applied to a game directory.
 
 Each block in README.md is a fenced code block right after a marker
-`<!-- host: <file> | after: <anchor> -->` (insert the block after the line) or
-`<!-- host: <file> | replace: <anchor> -->` (the block replaces the line), where `<anchor>`
-is text the line contains; `first / second` means the first line containing `second` after
-the first line containing `first`. Reading the README itself means the blocks it shows are
-the ones tested: they cannot drift apart.
+`<!-- host: <file> | <how>[: <anchor>] [| optional] -->`, where `<how>` is
+
+- `after: <anchor>`: insert the block after the line;
+- `before: <anchor>`: insert the block before the line;
+- `replace: <anchor>`: the block replaces the line;
+- `end`: append the block at the end of the file;
+- `new`: the block is a new file,
+
+`<anchor>` is text the line contains (`first / second` means the first line containing
+`second` after the first line containing `first`), and `| optional` marks a block a host may
+leave out (the others are the required ones). Reading the README itself means the blocks it
+shows are the ones tested: they cannot drift apart.
 """
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-_BLOCK = re.compile(r"<!-- host: (?P<file>[^|]+?) \| (?P<how>after|replace): (?P<anchor>.+?) -->\s*\n"
-                    r"```[a-z]*\n(?P<body>.*?)```", re.S)
+_BLOCK = re.compile(r"<!-- host: (?P<file>[^|]+?) \| (?P<how>after|before|replace|end|new)(?:: (?P<anchor>[^|]+?))?"
+                    r"(?P<optional> \| optional)? -->\s*\n```[a-z]*\n(?P<body>.*?)```", re.S)
+_MARKER = re.compile(r"<!-- host:.*?-->")
 
 
-def readme_edits(text=None):
-    """[(file, how, [anchors], body lines)] in the README's order."""
+@dataclass(frozen=True)
+class Edit:
+    file: str
+    how: str
+    anchors: tuple
+    body: tuple
+    optional: bool
+
+
+def readme_edits(text=None, optional=True):
+    """The README's blocks in its order (the optional ones too unless `optional` is False)."""
     text = README.read_text() if text is None else text
-    return [(m["file"].strip(), m["how"], [a.strip() for a in m["anchor"].split(" / ")],
-             m["body"].splitlines(keepends=True)) for m in _BLOCK.finditer(text)]
+    edits = [Edit(m["file"].strip(), m["how"],
+                  tuple(a.strip() for a in m["anchor"].split(" / ")) if m["anchor"] else (),
+                  tuple(m["body"].splitlines(keepends=True)), bool(m["optional"]))
+             for m in _BLOCK.finditer(text)]
+    if len(edits) != len(_MARKER.findall(text)):
+        raise ValueError("a host marker of README.md is not one host-edits reads")
+    return [edit for edit in edits if optional or not edit.optional]
+
+
+def required_edits(text=None):
+    return readme_edits(text, optional=False)
 
 
 def apply_edit(source, how, anchors, body):
     """`source` with one block applied (ValueError when an anchor is not there)."""
     lines = source.splitlines(keepends=True)
+    if how == "new":
+        return "".join(body)
+    if how == "end":
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n"
+        return "".join(lines + list(body))
     at = -1
     for anchor in anchors:
         at = next((n for n in range(at + 1, len(lines)) if anchor in lines[n]), None)
@@ -34,18 +67,25 @@ def apply_edit(source, how, anchors, body):
             raise ValueError(f"no line with {anchor!r}")
     if how == "after":
         lines[at + 1:at + 1] = body
+    elif how == "before":
+        lines[at:at] = body
     else:
         lines[at:at + 1] = body
     return "".join(lines)
 
 
-def apply_readme(game_dir, files=None, text=None):
-    """Apply every block (or those for `files`) to the game in `game_dir`; the files changed."""
+def apply_readme(game_dir, files=None, text=None, optional=False):
+    """
+    Apply the required blocks (and the optional ones with `optional`), or those of them for
+    `files`, to the game in `game_dir`; the files changed.
+    """
     changed = []
-    for file, how, anchors, body in readme_edits(text):
-        if files is not None and file not in files:
+    for edit in readme_edits(text, optional=optional):
+        if files is not None and edit.file not in files:
             continue
-        path = Path(game_dir) / file
-        path.write_text(apply_edit(path.read_text(), how, anchors, body))
-        changed.append(file)
+        path = Path(game_dir) / edit.file
+        source = "" if edit.how == "new" else path.read_text()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(apply_edit(source, edit.how, edit.anchors, edit.body))
+        changed.append(edit.file)
     return changed

@@ -238,11 +238,11 @@ class TestUnderEachSystem(EvenniaCommandTest):
 
 class TestUnknownSystem(EvenniaCommandTest):
     MESSAGE = ("DICE_SYSTEM='nonsense' cannot be used: Unknown dice system 'nonsense': available are "
-               "v5, v20, seyruun, whalefall, dicecheck. Set DICE_SYSTEM (settings or environment) to one of: "
+               "v5, v20, seyruun, whalefall, dicecheck. Set DICE_SYSTEM in settings.py to one of: "
                "v5, v20, seyruun, whalefall, dicecheck.")
 
     def test_refused_at_server_start(self):
-        from server.conf.at_server_startstop import at_server_init
+        from storyteller_dice.commands.hooks import at_server_init
 
         with override_settings(DICE_SYSTEM="nonsense"):
             with self.assertRaises(ImproperlyConfigured) as raised:

@@ -11,6 +11,7 @@ and the words that only it uses (`HALLMARKS`: V5's Hunger dice, V20's +damage, .
 import re
 from unittest.mock import patch
 
+from django.conf import settings
 from django.test import override_settings
 from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -115,7 +116,7 @@ class WordsChecks:
         from evennia.utils.utils import callables_from_module
 
         # As Evennia's `look` at the login screen finds it: a function defined in the module.
-        screen = ansi.strip_ansi(callables_from_module("server.conf.connection_screens")["connection_screen"]())
+        screen = ansi.strip_ansi(callables_from_module(settings.CONNECTION_SCREEN_MODULE)["connection_screen"]())
         assert welcome.slogan(system) in screen
         assert " ".join(welcome.blurb(system).split()) in " ".join(screen.split())
         self.assert_only(key, screen, "the connect screen")

@@ -129,10 +129,10 @@ class TestPuppetNotice(EvenniaCommandTest):
 
     def start_server(self):
         """The game's own start hook, as Evennia calls it (its delayed call runs at once)."""
-        from server.conf import at_server_startstop  # the host game's hooks (game/server/conf)
+        from storyteller_dice.commands import hooks  # the start hooks the app adds to the game's
 
         with patch("evennia.scripts.taskhandler.deferLater", _mock_deferlater):
-            at_server_startstop.at_server_start()
+            hooks.at_server_start()
 
     def told_on_puppet(self):
         """The texts sent to the session while the account puppets char1."""

@@ -330,25 +330,26 @@ class TestStoredNamesReport(NameTest):
 
 class TestStartAndLogin(NameTest):
     def test_server_start_reports_stored_names(self):
-        from server.conf import at_server_startstop
+        from storyteller_dice.commands import hooks
 
         with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
                 patch("storyteller_dice.typeclasses.names.report_bad_names") as report:
-            at_server_startstop.at_server_start()
+            hooks.at_server_start()
         report.assert_called_once_with()
 
     def test_a_failing_report_never_stops_the_start(self):
-        from server.conf import at_server_startstop
+        from storyteller_dice.commands import hooks
 
         with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
                 patch("storyteller_dice.typeclasses.names.report_bad_names", side_effect=RuntimeError("db gone")), \
                 patch("evennia.utils.logger.log_trace") as trace:
-            at_server_startstop.at_server_start()
-        trace.assert_called_once()
+            hooks.at_server_start()
+        trace.assert_called_once_with("the stored-name report")
 
     def test_staff_are_told_at_login(self):
-        from evennia.accounts.accounts import DefaultAccount
+        from evennia.server.signals import SIGNAL_ACCOUNT_POST_LOGIN
 
+        from storyteller_dice.commands import hooks
         from storyteller_dice.typeclasses.names import report_bad_names
 
         self.char2.db_key = "Eve|/[Roll] x"
@@ -357,14 +358,24 @@ class TestStartAndLogin(NameTest):
             report_bad_names()
         self.account.permissions.add("Admin")
         told = []
-        with patch.object(DefaultAccount, "at_post_login"), \
-                patch.object(Account, "msg", lambda acct, text=None, **kw: told.append(text)):
-            self.account.at_post_login(session=self.session)
-            self.account2.at_post_login(session=None)
+        SIGNAL_ACCOUNT_POST_LOGIN.connect(hooks._on_login, dispatch_uid=hooks.LOGIN_NOTICE)
+        with patch.object(Account, "msg", lambda acct, text=None, **kw: told.append(text)):
+            SIGNAL_ACCOUNT_POST_LOGIN.send(sender=self.account, session=self.session)  # as Evennia's login does
+            SIGNAL_ACCOUNT_POST_LOGIN.send(sender=self.account2, session=None)
         assert told == [
             f"|w[Staff]|n 1 stored name(s) break the name rule (see the server log): object "
             f"#{self.char2.id} Eve||/[Roll] x. Rename them with @name."
         ]
+
+    def test_a_superuser_is_told_the_shared_command_keys_at_login(self):
+        from storyteller_dice.commands import hooks
+
+        line = "+rouse: the game's command answers (ours is left out); rename ours with DICE_COMMAND_KEYS."
+        self.account.is_superuser = True
+        self.account2.is_superuser = False
+        with patch("storyteller_dice.commands.keys.collision_lines", return_value=[line]):
+            assert hooks.staff_notice_lines(self.account) == [line]
+            assert hooks.staff_notice_lines(self.account2) == []
 
     def test_connect_channel_lines_show_the_name_as_text(self):
         # The bundle's (DICE_HARDEN_GAME): typeclasses.connect_channel wraps Evennia's sender.

@@ -1,7 +1,7 @@
 """
 What a newcomer sees first: the home page (game/web/templates/website/index.html), the
-connection screen and Limbo's description (typeclasses/welcome.py, which the game's
-server/conf/connection_screens.py and at_initial_setup.py call). Under each system:
+connection screen and Limbo's description (typeclasses/welcome.py: the game's
+CONNECTION_SCREEN_MODULE, and the start hooks at the package's first start). Under each system:
 tests/test_help_systems.py.
 """
 
@@ -31,7 +31,7 @@ def test_connection_screen_is_the_game():
     from evennia.utils.utils import callables_from_module
 
     # As Evennia's `look` at the login screen finds it: a function defined in the module.
-    screen = ansi.strip_ansi(callables_from_module("server.conf.connection_screens")["connection_screen"]())
+    screen = ansi.strip_ansi(callables_from_module(settings.CONNECTION_SCREEN_MODULE)["connection_screen"]())
     assert f"Welcome to {settings.SERVERNAME}!" in screen
     assert "create <username> <password>" in screen
     assert "connect <username> <password>" in screen
@@ -40,16 +40,34 @@ def test_connection_screen_is_the_game():
 
 
 class TestLimbo(EvenniaTest):
-    def test_evennia_text_is_replaced_once_and_a_builders_is_kept(self):
+    def test_evennia_text_is_replaced_at_the_first_start_only(self):
         from evennia.server.initial_setup import LIMBO_DESC as EVENNIA_DESC
+        from evennia.server.models import ServerConfig
 
-        from server.conf import at_initial_setup
         from storyteller_dice.typeclasses import welcome as setup
 
         limbo = self.room1  # the test's #2-like room: point the lookup at it
+        limbo.db.desc = "A builder's own Limbo, written before the package came."
+        with patch.object(setup, "_limbo", lambda: limbo):
+            assert setup.describe_limbo_once() is False
+            assert limbo.db.desc == "A builder's own Limbo, written before the package came."
+            ServerConfig.objects.conf(setup.LIMBO_DONE, delete=True)
+            limbo.db.desc = str(EVENNIA_DESC).strip()
+            assert setup.describe_limbo_once() is True  # the package's first start
+            assert limbo.db.desc == setup.limbo_text()
+            limbo.db.desc = str(EVENNIA_DESC).strip()  # a builder puts Evennia's text back
+            assert setup.describe_limbo_once() is False  # recorded: never written again
+            assert limbo.db.desc == str(EVENNIA_DESC).strip()
+
+    def test_describe_limbo_keeps_a_builders_text(self):
+        from evennia.server.initial_setup import LIMBO_DESC as EVENNIA_DESC
+
+        from storyteller_dice.typeclasses import welcome as setup
+
+        limbo = self.room1
         limbo.db.desc = str(EVENNIA_DESC).strip()
         with patch.object(setup, "_limbo", lambda: limbo):
-            at_initial_setup.at_initial_setup()
+            assert setup.describe_limbo() is True
             assert limbo.db.desc == setup.limbo_text()
             assert "help dice" in limbo.db.desc
             assert setup.describe_limbo() is False  # already ours

@@ -88,29 +88,123 @@ def test_public_names(db):  # the database fixture runs evennia._init(): the cmd
                                                  DiceAccountMixin, DiceChannelMixin, DiceObjectMixin))
 
 
-@pytest.mark.parametrize("file", sorted({edit[0] for edit in host_edits.readme_edits()} - {"server/conf/settings.py"}))
+README_FILES = sorted({edit.file for edit in host_edits.readme_edits()} - {"server/conf/settings.py"})
+# The host files no README block may touch: a real game may lack their stock functions, or the
+# files (the app completes AT_SERVER_STARTSTOP_MODULE itself).
+NOT_ANCHORS = ("server/conf/at_server_startstop.py", "server/conf/at_initial_setup.py",
+               "server/conf/server_services_plugins.py", "server/conf/portal_services_plugins.py")
+
+
+def test_every_host_marker_of_the_readme_is_read():
+    text = (ROOT / "README.md").read_text()
+    assert len(host_edits.readme_edits(text)) == text.count("<!-- host:") == 18
+
+
+def test_the_required_blocks_are_four_files_and_at_most_twelve_lines():
+    required = host_edits.required_edits()
+    assert sorted({edit.file for edit in required}) == [
+        "commands/default_cmdsets.py", "server/conf/settings.py", "typeclasses/characters.py", "web/urls.py"]
+    assert sum(1 for edit in required for line in edit.body if line.strip()) == 7
+    assert [edit.how for edit in required if edit.file == "server/conf/settings.py"] == ["end"]
+
+
+def test_no_block_touches_the_hook_or_plugin_files():
+    assert not [edit for edit in host_edits.readme_edits() if edit.file in NOT_ANCHORS]
+
+
+@pytest.mark.parametrize("host", ["stock", "awkward"])
+def test_the_required_blocks_apply_to_a_stock_game_and_an_awkward_one(host, tmp_path):
+    """A stock `evennia --init` game, and tests/hosts/awkward (its own DiceCmdSet, no hook
+    functions in at_server_startstop.py), take every required block."""
+    import shutil
+
+    source = TEMPLATE if host == "stock" else ROOT / "tests" / "hosts" / "awkward"
+    shutil.copytree(source, tmp_path / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    changed = host_edits.apply_readme(tmp_path / "game")
+    assert sorted(set(changed)) == ["commands/default_cmdsets.py", "server/conf/settings.py",
+                                    "typeclasses/characters.py", "web/urls.py"]
+    for file in set(changed):
+        compile((tmp_path / "game" / file).read_text(), file, "exec")
+    settings_text = (tmp_path / "game" / "server" / "conf" / "settings.py").read_text()
+    assert settings_text.endswith('INSTALLED_APPS += ["storyteller_dice.rolllog"]\nDICE_SYSTEM = "v5"\n')
+
+
+@pytest.mark.parametrize("file", README_FILES)
 def test_game_is_evennias_stock_file_plus_the_readme_lines(file):
+    """game/ is a host like any other: Evennia's stock file plus every block, optional ones too."""
     stock = (TEMPLATE / file).read_text()
-    for name, how, anchors, body in host_edits.readme_edits():
-        if name == file:
-            stock = host_edits.apply_edit(stock, how, anchors, body)
+    for edit in host_edits.readme_edits():
+        if edit.file == file:
+            stock = host_edits.apply_edit(stock, edit.how, edit.anchors, edit.body)
     assert (ROOT / "game" / file).read_text() == stock
 
 
 def test_game_settings_have_the_readme_lines():
     settings_text = (ROOT / "game" / "server" / "conf" / "settings.py").read_text()
-    for name, _how, _anchors, body in host_edits.readme_edits():
-        if name == "server/conf/settings.py":
-            for line in body:
-                if not line.startswith("DICE_SYSTEM"):  # the game reads it from the environment too
-                    assert line.strip() in settings_text
+    tail = settings_text[settings_text.index("# The dice package"):]
+    for edit in host_edits.readme_edits():
+        if edit.file == "server/conf/settings.py":
+            for line in edit.body:
+                if not line.startswith("DICE_SYSTEM"):  # the game reads it from the environment
+                    assert line.strip() in tail
 
 
 @pytest.mark.parametrize("name", ["typeclasses/rooms.py", "typeclasses/exits.py",
                                   "typeclasses/scripts.py", "typeclasses/__init__.py", "commands/command.py",
-                                  "commands/__init__.py", "world/help_entries.py"])
+                                  "commands/__init__.py", "world/help_entries.py", "web/website/urls.py",
+                                  "server/conf/connection_screens.py", *NOT_ANCHORS])
 def test_game_keeps_the_other_stock_files(name):
     assert (ROOT / "game" / name).read_text() == (TEMPLATE / name).read_text()
+
+
+def test_settings_are_completed_once_and_appended():
+    from types import SimpleNamespace
+
+    from storyteller_dice.rolllog.apps import complete_settings
+    from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES
+
+    settings = SimpleNamespace(AT_SERVER_STARTSTOP_MODULE="server.conf.at_server_startstop",
+                               FILE_HELP_ENTRY_MODULES=("world.help_entries",), INPUT_FUNC_MODULES=["a.b"],
+                               TEMPLATES=[{"DIRS": ["web/templates"]}])
+    complete_settings(settings)
+    complete_settings(settings)
+    assert settings.AT_SERVER_STARTSTOP_MODULE == ["server.conf.at_server_startstop", "storyteller_dice.commands.hooks"]
+    assert settings.FILE_HELP_ENTRY_MODULES == ["world.help_entries", "storyteller_dice.commands.help_entries"]
+    assert settings.INPUT_FUNC_MODULES == ["a.b", "storyteller_dice.typeclasses.inputfuncs"]
+    assert settings.TEMPLATES == [{"DIRS": [PANEL_TEMPLATES, "web/templates"]}]
+    plain = SimpleNamespace(AT_SERVER_STARTSTOP_MODULE=None, FILE_HELP_ENTRY_MODULES=[], INPUT_FUNC_MODULES=[],
+                            TEMPLATES=[{"DIRS": []}], DICE_WEB_PANEL=False)
+    complete_settings(plain)
+    assert plain.AT_SERVER_STARTSTOP_MODULE == ["storyteller_dice.commands.hooks"]
+    assert plain.TEMPLATES == [{"DIRS": []}]
+
+
+def _set_up(tmp_path, **env):
+    """django.setup() of game/'s settings in a fresh process: (exit status, stdout, stderr)."""
+    code = ("import sys, django; django.setup(); from django.conf import settings as s;"
+            "print(sorted(m for m in ('evennia.help.filehelp', 'evennia.server.sessionhandler',"
+            " 'evennia.server.service') if m in sys.modules));"
+            "print(s.AT_SERVER_STARTSTOP_MODULE[-1], s.FILE_HELP_ENTRY_MODULES[-1], s.INPUT_FUNC_MODULES[-1])")
+    environ = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH",)}
+    environ.update(DJANGO_SETTINGS_MODULE="server.conf.test_settings", GAME_RUN_DIR=str(tmp_path), **env)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "game", env=environ, capture_output=True, text=True)
+    return out.returncode, out.stdout, out.stderr
+
+
+def test_settings_are_completed_before_evennia_reads_them(tmp_path):
+    """The modules that read the completed settings are not loaded while Django sets up."""
+    status, out, err = _set_up(tmp_path, DICE_SYSTEM="v5")
+    assert status == 0, err
+    assert out.splitlines() == ["[]", "storyteller_dice.commands.hooks storyteller_dice.commands.help_entries "
+                                      "storyteller_dice.typeclasses.inputfuncs"]
+
+
+def test_a_bad_dice_system_stops_set_up_with_one_line(tmp_path):
+    status, out, err = _set_up(tmp_path, DICE_SYSTEM="nonsense")
+    assert (status, out) == (1, "")
+    assert err == ("DICE_SYSTEM='nonsense' cannot be used: Unknown dice system 'nonsense': available are v5, v20, "
+                   "seyruun, whalefall, dicecheck. Set DICE_SYSTEM in settings.py to one of: v5, v20, seyruun, "
+                   "whalefall, dicecheck.\n")
 
 
 def test_stored_state_under_the_old_names_still_reads():
@@ -174,3 +268,21 @@ class TestTraitsContrib(EvenniaCommandTest):
         assert self.char2.traits.strength.base == 2 and self.char2.traits.animal_ken.current == 3
         self.call(CmdStat(), "dex=3", "Your Dexterity is now 3 (was 1).", caller=self.char2)  # not a trait
         assert self.char2.sheet_values["dexterity"] == 3 and self.char2.traits.get("dexterity") is None
+
+
+def test_the_readmes_worked_example_is_the_awkward_hosts_source():
+    """The dict-Attribute trait source the README shows is the one the awkward host runs."""
+    import textwrap
+
+    text = (ROOT / "README.md").read_text()
+    example = text[text.index("# world/dice_stats.py\n"):]
+    example = textwrap.dedent(example[:example.index("```")].split("\n", 1)[1])
+    hosted = (ROOT / "tests" / "hosts" / "awkward" / "world" / "dice_stats.py").read_text()
+    assert example.strip() in hosted
+
+
+@pytest.mark.parametrize("path", package_modules())
+def test_the_package_reads_no_environment(path):
+    """Settings come from the host's settings.py only (README: "What the package does by itself")."""
+    source = (ROOT / path).read_text()
+    assert "os.environ" not in source and "getenv" not in source

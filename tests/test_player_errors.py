@@ -93,9 +93,9 @@ class TestPlayerErrors(EvenniaCommandTest):
         self.assertEqual(self.said(), [f"Something went wrong; staff have been told (error {ref})."])
 
     def test_the_server_installs_it_at_start(self):
-        from server.conf import at_server_startstop
+        from storyteller_dice.commands import hooks
         from storyteller_dice.typeclasses import player_errors
 
         cmdhandler._msg_err = self._original
-        at_server_startstop.at_server_init()
+        hooks.at_server_init()  # game/ turns the bundle on (DICE_HARDEN_GAME)
         self.assertIs(cmdhandler._msg_err, player_errors.report_error)

@@ -6,7 +6,7 @@ account name rule (typeclasses/names.py) for the telnet `create` and the website
 
 from storyteller_dice.rules.display import without_control
 
-from .names import name_problem, shown_name, staff_notice
+from .names import name_problem, shown_name
 from .nospoof import tag_message
 
 
@@ -40,10 +40,4 @@ class DiceAccountMixin:
         # What Evennia's log lines print ("Authentication Success: ..."): one line, always.
         return without_control(super().__str__())
 
-    def at_post_login(self, session=None, **kwargs):
-        """After Evennia's login: staff hear about stored names that break the name rule."""
-        super().at_post_login(session=session, **kwargs)
-        notice = staff_notice(self)
-        if notice:
-            self.msg(notice, session=session)
 

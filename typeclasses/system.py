@@ -3,9 +3,11 @@ The configured dice system, for everything in the game that needs it: the typecl
 character's sheet), the commands and the web pages. It sits here, below the commands, so the
 record and the web pages never import from `commands/`.
 
-`dice_system()` is the `rules.engine.System` named by the `DICE_SYSTEM` setting (or the
-environment variable of that name), built once with the game's settings (`rules.systems`);
-`check_configured_system()` refuses a server start with an unknown key or a bad setting.
+`dice_system()` is the `rules.engine.System` named by the `DICE_SYSTEM` setting, built once
+with the game's settings (`rules.systems`). The settings are the game's `settings.py` only:
+the package never reads the environment (a game may, in its own settings.py).
+`settings_problem()` is the one line the app's start check prints (rolllog/apps.py) when the
+system cannot be built; `check_configured_system()` raises it at `at_server_init`.
 """
 
 from django.conf import settings
@@ -43,6 +45,23 @@ def dice_system():
     return systems.configure(system_key(), _Settings())
 
 
+def _problem(err):
+    return (f"DICE_SYSTEM={system_key()!r} cannot be used: {err} "
+            f"Set DICE_SYSTEM in settings.py to one of: {', '.join(systems.installed())}.")
+
+
+def settings_problem():
+    """
+    The one line naming `DICE_SYSTEM` when the configured system cannot be built (an unknown
+    key, a system not installed, a bad setting such as V5_BESTIAL_FAILURE), or None.
+    """
+    try:
+        dice_system()
+    except DiceError as err:
+        return _problem(err)
+    return None
+
+
 def check_configured_system():
     """
     At server start: the configured system, or the start refused with a clear message (an
@@ -51,8 +70,7 @@ def check_configured_system():
     try:
         return dice_system()
     except DiceError as err:
-        message = (f"DICE_SYSTEM={system_key()!r} cannot be used: {err} "
-                   f"Set DICE_SYSTEM (settings or environment) to one of: {', '.join(systems.installed())}.")
+        message = _problem(err)
         try:
             logger.log_err(message)
         except Exception:  # noqa: BLE001 - the refusal below is what matters

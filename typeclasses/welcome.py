@@ -1,8 +1,9 @@
 """
 What a newcomer reads before the first roll, in the configured system's words: the connection
-screen (`connection_screen`, which a host's `server/conf/connection_screens.py` imports:
-Evennia shows what it returns), the first room's description (`describe_limbo`, from the
-host's `server/conf/at_initial_setup.py`) and the home page's lines (`rolllog`'s template tags
+screen (`connection_screen`: a host that sets `CONNECTION_SCREEN_MODULE` to this module gets
+it, as Evennia shows what a module's `connection_screen()` returns), the first room's
+description (`describe_limbo_once`, from the start hooks: written at the package's first start,
+only over Evennia's stock text) and the home page's lines (`rolllog`'s template tags
 `dice_words`). Each asks the configured `System` (its `name`, `blurb`, `slogan`, `example`,
 usages): nothing here names a system, so a sixth one reads as its own.
 
@@ -121,6 +122,29 @@ def describe_limbo(force=False):
         return False
     limbo.db.desc = text
     return True
+
+
+LIMBO_DONE = "storyteller_dice_limbo_described"
+
+
+def describe_limbo_once():
+    """
+    At every start (commands/hooks.py): at the package's first start only, Limbo gets the dice
+    text if it still has Evennia's stock description. That first start is recorded in
+    ServerConfig, so the text is written once: a builder's description (before or after) is
+    never overwritten, nor is one a builder put back to Evennia's. Returns True if it wrote.
+    """
+    from evennia.server.models import ServerConfig
+
+    if ServerConfig.objects.conf(LIMBO_DONE, default=False):
+        return False
+    limbo = _limbo()
+    wrote = False
+    if limbo is not None and (limbo.db.desc or "").strip().startswith(_EVENNIA_LIMBO_STARTS):
+        limbo.db.desc = limbo_text()
+        wrote = True
+    ServerConfig.objects.conf(LIMBO_DONE, True)
+    return wrote
 
 
 def at_initial_setup():

@@ -15,8 +15,9 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 """
 
 from evennia import default_cmds
+from storyteller_dice.commands import DiceCmdSet as StorytellerDiceCmdSet
 from storyteller_dice.commands import (
-    BuildingCmdSet, DiceAccountCmdSet, DiceCmdSet, DiceUnloggedinCmdSet, HelpCmdSet, SpeechCmdSet,
+    BuildingCmdSet, DiceAccountCmdSet, DiceUnloggedinCmdSet, HelpCmdSet, SpeechCmdSet,
 )
 
 
@@ -34,7 +35,7 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         Populates the cmdset
         """
         super().at_cmdset_creation()
-        self.add(DiceCmdSet)
+        self.add(StorytellerDiceCmdSet)
         self.add(SpeechCmdSet)
         self.add(BuildingCmdSet)
         self.add(HelpCmdSet)

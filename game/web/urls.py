@@ -21,12 +21,12 @@ from evennia.web.urls import urlpatterns as evennia_default_urlpatterns
 # add patterns
 urlpatterns = [
     # website
+    path("", include("storyteller_dice.rolllog.urls")),
     path("", include("web.website.urls")),
     # webclient
     path("webclient/", include("web.webclient.urls")),
     # web admin
     path("admin/", include("web.admin.urls")),
-    path("rolls/", include("storyteller_dice.rolllog.urls")),
     # add any extra urls here:
     # path("mypath/", include("path.to.my.urls.file")),
 ]

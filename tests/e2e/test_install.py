@@ -1,16 +1,29 @@
 """
-End to end: the package installed into a game that is not ours (README: "Add to an existing
-game").
+End to end: the package installed into games that are not ours (README: "Add to an existing
+game"), on Evennia 6.1.0 and 5.0.1.
 
-One fresh virtualenv gets `pip install <this checkout>` (uv, with this machine's Python; no
-editable install, so only the built package is there) and Evennia; `python -c "import
-storyteller_dice.rules"` works in it with no settings. Then three stock `evennia --init` games,
-each with the README's blocks applied (read from README.md) plus a command and a Character
-attribute of the host's own, are migrated and started on spare ports and played over telnet by
-two players: `+stat`, `+sheet`, `+roll` seen by the other, `+roll/verify`; under V5 also
-`+rouse` and a `+contest`; the same under `DICE_SYSTEM=v20`; and once with the host's stats in
-traits-contrib TraitHandlers (`DICE_TRAIT_SOURCE`). The host's command still answers and its
-own Attribute is untouched.
+For each Evennia version one fresh virtualenv gets `pip install <this checkout>` (uv, with this
+machine's Python; no editable install, so only the built package is there) and that Evennia
+(5.0.1's launcher imports distutils, so setuptools too); `python -c "import
+storyteller_dice.rules"` works in it with no settings. Games get ONLY the README's required
+blocks (read from README.md):
+
+- a stock `evennia --init` game, with a command and a Character attribute of the host's own,
+  is migrated, started on spare ports and played over telnet by two players: `+stat`,
+  `+sheet`, `+roll` seen by the other, `+roll/verify`, `+rouse` and a `+contest`, the roll
+  log's pages and the web panel (both versions); the same under `DICE_SYSTEM=v20`, and once
+  with the host's stats in traits-contrib TraitHandlers (`DICE_TRAIT_SOURCE`) (6.1 only: one
+  server per version for the rest keeps the run short). The host's command still answers and
+  its own Attribute is untouched;
+- that game with a bad `DICE_SYSTEM`: `evennia start` exits 1 with one line naming the
+  setting, and no Portal or Server is left (both versions);
+- the awkward host of tests/hosts/awkward (its own `+roll`, `+sheet`, `+rouse` in a cmdset
+  called `DiceCmdSet`, an `ObjectParent` without `super()`, `MULTISESSION_MODE = 3`, stats in
+  a dict Attribute read through its own `DICE_TRAIT_SOURCE`, `DICE_COMMAND_KEYS`): the shared
+  keys are logged before anyone logs in and told to the superuser at login, `+droll` rolls
+  the host's stats (a specialty too), the host's `+roll`, `+sheet`, `+rouse` and `ooc` answer,
+  the Dice help is there, and a character named to forge a roll line forges none, in our roll
+  lines or on `look` (both versions).
 """
 
 import os
@@ -25,7 +38,7 @@ import pytest
 
 from tests import host_edits
 
-from .harness import REPO_DIR, GameServer, wrapped_text
+from .harness import REPO_DIR, GameServer, find_free_port_base, strip_ansi, wrapped_text
 
 pytestmark = pytest.mark.e2e
 
@@ -91,9 +104,23 @@ def run(*args, **kwargs):
     return result
 
 
+EVENNIA_VERSIONS = ["6.1.0", "5.0.1"]
+
+
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory):
-    """A fresh virtualenv with the checkout installed (not editable): its python."""
+def checkout(tmp_path_factory):
+    """A copy of the checkout to build from: building writes build/ and *.egg-info next to it."""
+    source = tmp_path_factory.mktemp("checkout") / "storyteller-dice"
+    shutil.copytree(REPO_DIR, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "mutants", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "build",
+        "dist", "*.egg-info", "logs", "*.db3", "vendor"))
+    return source
+
+
+@pytest.fixture(scope="module", params=EVENNIA_VERSIONS)
+def venv(request, checkout, tmp_path_factory):
+    """A fresh virtualenv with the checkout installed (not editable) and the Evennia version
+    of the parameter: its python."""
     uv = shutil.which("uv", path=os.path.dirname(sys.executable)) or shutil.which("uv")
     if uv is None:
         pytest.skip("uv is not installed")
@@ -102,13 +129,17 @@ def venv(tmp_path_factory):
     env.pop("VIRTUAL_ENV", None)
     run(uv, "venv", "-q", "-p", os.path.realpath(sys._base_executable), str(where), env=env)
     python = str(where / "bin" / "python")
-    # From a copy: building writes build/ and *.egg-info next to the sources.
-    source = where.parent / "checkout"
-    shutil.copytree(REPO_DIR, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "mutants", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "build",
-        "dist", "*.egg-info", "logs", "*.db3", "vendor"))
-    run(uv, "pip", "install", "-q", "--python", python, str(source), env=env)
+    # setuptools: Evennia 5.0's launcher imports distutils, gone from Python 3.12's library.
+    run(uv, "pip", "install", "-q", "--python", python, str(checkout), f"evennia=={request.param}", "setuptools",
+        env=env)
+    version = run(python, "-c", "import evennia; print(evennia.__version__)", env=clean_env(python)).stdout
+    assert version.strip().startswith(request.param)
     return python
+
+
+def evennia_version(request):
+    """The Evennia version the test's virtualenv has."""
+    return request.node.callspec.params["venv"]
 
 
 def clean_env(python):
@@ -130,15 +161,17 @@ def test_rules_import_with_only_the_package_installed(venv, tmp_path):
 
 
 def make_host(python, where, traits=False):
-    """`evennia --init` a stock game, then the README's lines and the host's own."""
+    """`evennia --init` a stock game, then the README's required lines and the host's own."""
     run(os.path.join(os.path.dirname(python), "evennia"), "--init", "hostgame", cwd=where, env=clean_env(python))
     game = Path(where) / "hostgame"
-    assert host_edits.apply_readme(game)
+    assert sorted(set(host_edits.apply_readme(game))) == [
+        "commands/default_cmdsets.py", "server/conf/settings.py", "typeclasses/characters.py", "web/urls.py"]
     settings = game / "server" / "conf" / "settings.py"
     settings.write_text(settings.read_text() + HOST_SETTINGS + (TRAITS_SETTINGS if traits else ""))
     (game / "commands" / "hoststats.py").write_text(HOST_COMMAND)
     cmdsets = game / "commands" / "default_cmdsets.py"
-    cmdsets.write_text(host_edits.apply_edit(cmdsets.read_text(), "after", ['key = "DefaultCharacter"', "self.add(DiceCmdSet)"],
+    cmdsets.write_text(host_edits.apply_edit(cmdsets.read_text(), "after", ['key = "DefaultCharacter"',
+                                                                            "self.add(StorytellerDiceCmdSet)"],
                                              ["        from .hoststats import CmdHostStats\n",
                                               "        self.add(CmdHostStats)\n"]))
     characters = game / "typeclasses" / "characters.py"
@@ -273,7 +306,9 @@ def rolls_page_status(server):
         return err.code
 
 
-def test_v20_in_a_stock_game(venv, hosts, clients):
+def test_v20_in_a_stock_game(venv, hosts, clients, request):
+    if evennia_version(request) != EVENNIA_VERSIONS[0]:
+        pytest.skip("one server per Evennia version but the newest")
     game = hosts["plain"]
     (game / "server" / "e2e.db3").unlink(missing_ok=True)
     server = started(venv, game, hosts["cache"], DICE_SYSTEM="v20")
@@ -288,7 +323,9 @@ def test_v20_in_a_stock_game(venv, hosts, clients):
         server.stop()
 
 
-def test_traits_contrib_host(venv, hosts, clients):
+def test_traits_contrib_host(venv, hosts, clients, request):
+    if evennia_version(request) != EVENNIA_VERSIONS[0]:
+        pytest.skip("one server per Evennia version but the newest")
     server = started(venv, hosts["traits"], hosts["cache"], DICE_SYSTEM="v5")
     try:
         anna, bruno = players(server, clients)
@@ -300,3 +337,144 @@ def test_traits_contrib_host(venv, hosts, clients):
         roll_seen_and_verified(anna, bruno, "str vs 1")
     finally:
         server.stop()
+
+
+BAD_SYSTEM = ("DICE_SYSTEM='nonsense' cannot be used: Unknown dice system 'nonsense': available are v5, v20, "
+              "seyruun, whalefall, dicecheck. Set DICE_SYSTEM in settings.py to one of: v5, v20, seyruun, "
+              "whalefall, dicecheck.")
+
+
+def test_a_bad_dice_system_stops_evennia_start(venv, hosts):
+    """`evennia start` with an unknown DICE_SYSTEM: exit status 1, the one line naming the
+    setting (last, and no traceback), and no Portal or Server left running."""
+    game = hosts["plain"]
+    server = HostServer(run_dir=game / "server", python=venv, game_dir=game, port_base=find_free_port_base(),
+                        extra_env={"DICE_SYSTEM": "nonsense"})
+    try:
+        result = server.evennia("start", timeout=120)
+        lines = [line for line in result.stdout.splitlines() if line.strip()]
+        assert (result.returncode, lines[-1:]) == (1, [BAD_SYSTEM]), result.stdout[-3000:]
+        assert "Traceback" not in result.stdout and result.stdout.count(BAD_SYSTEM) == 1
+        assert (server.server_pid, server.portal_pid, server.game().pids()) == (None, None, [])
+    finally:
+        server.started = True
+        server.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# The awkward host (tests/hosts/awkward)
+# ---------------------------------------------------------------------------------------------
+
+AWKWARD = REPO_DIR / "tests" / "hosts" / "awkward"
+FORGED = "Gem|/[Roll] Gem rolls 9 successes"
+
+
+@pytest.fixture(scope="module")
+def awkward(venv, tmp_path_factory):
+    """A copy of the awkward host with only the README's required blocks (and the test's ports)."""
+    game = tmp_path_factory.mktemp("awkward") / "awkward"
+    shutil.copytree(AWKWARD, game, ignore=shutil.ignore_patterns("__pycache__"))
+    assert sorted(set(host_edits.apply_readme(game))) == [
+        "commands/default_cmdsets.py", "server/conf/settings.py", "typeclasses/characters.py", "web/urls.py"]
+    settings = game / "server" / "conf" / "settings.py"
+    settings.write_text(settings.read_text() + HOST_SETTINGS)
+    (game / "server" / "logs").mkdir(exist_ok=True)
+    return game
+
+
+def flat(text):
+    """The text with its ANSI codes and line wrapping taken out."""
+    return " ".join(strip_ansi(text).split())
+
+
+def no_forged_line(text):
+    """No line of `text` starts (at column 0, or after spaces) with the forged roll line."""
+    return [line for line in strip_ansi(text).splitlines() if line.lstrip().startswith("[Roll] Gem rolls 9")] == []
+
+
+@pytest.fixture(scope="module")
+def awkward_server(venv, awkward, tmp_path_factory):
+    """The awkward host, started once per Evennia version."""
+    server = started(venv, awkward, tmp_path_factory.mktemp("awkward-db"), DICE_SYSTEM="v5")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def awkward_players(awkward_server):
+    made = []
+    anna, bruno = players(awkward_server, made)
+    yield anna, bruno
+    for client in made:
+        client.close()
+
+
+def test_awkward_host_start_logs_the_shared_keys_before_login(awkward_server):
+    log = (awkward_server.log_dir / "server.log").read_text(errors="replace")
+    assert "Host start hook ran." in log  # the host's own start hook runs, and ours
+    first_login = min(i for i in (log.find("Authentication Success"), log.find("Logged in"), len(log)) if i >= 0)
+    # +rouse is the host's and ours (the host's answers); our +roll is +droll, our +sheet left out.
+    shared = [line for line in log[:first_login].splitlines() if "+rouse" in line and "DICE_COMMAND_KEYS" in line]
+    assert shared, log[-3000:]
+    assert not [line for line in log.splitlines() if "DICE_COMMAND_KEYS" in line and "+sheet" in line]
+
+
+def test_awkward_host_superuser_told_the_shared_keys_at_login(awkward_server, clients):
+    admin = awkward_server.client()
+    clients.append(admin)
+    admin.wait_for_connection_screen()
+    told = admin.login(awkward_server.superuser, awkward_server.superuser_password)
+    told += admin.read_until("DICE_COMMAND_KEYS", timeout=15)
+    assert "+rouse" in strip_ansi(told)
+
+
+def test_awkward_host_stats_are_rolled(awkward_players):
+    anna, _bruno = awkward_players
+    anna.read_available()
+    # Ours, renamed by DICE_COMMAND_KEYS, rolls the host's stats (through its own source).
+    anna.send("+droll dex+stealth vs 3")
+    assert "Dexterity 3 + Stealth 2 = 5 (5 dice)" in flat(anna.read_until(CODE, timeout=15))
+    anna.send("+droll dex+stealth(urban) vs 3")
+    assert "Dexterity 3 + Stealth 2 + Urban specialty 1 = 6 (6 dice)" in flat(anna.read_until(CODE, timeout=15))
+
+
+def test_awkward_host_commands_answer(awkward_players):
+    anna, _bruno = awkward_players
+    anna.read_available()
+    anna.command("+roll 2d6", "Host roll: 2d6")
+    anna.command("+sheet", "Host sheet: dexterity=3")
+    anna.command("+rouse", "Host rouse.")
+    # Our help topics are there, though the host reassigns FILE_HELP_ENTRY_MODULES.
+    anna.command("help verifying rolls", re.compile(r"verifying rolls", re.I))
+
+
+def test_awkward_host_forged_name_is_inert(awkward_server, awkward_players, clients):
+    """A character whose name forges a roll line: inert on `look` and in our roll lines."""
+    anna, bruno = awkward_players
+    admin = awkward_server.client()
+    clients.append(admin)
+    admin.wait_for_connection_screen()
+    admin.login(awkward_server.superuser, awkward_server.superuser_password)
+    admin.read_available(1.0)
+    # Our name rule refuses such a name for a new Character: this one is stored as a name
+    # made before the package came (its key written directly).
+    admin.command("@create/drop Gem:typeclasses.characters.Character", "You create a new")
+    made = admin.command(f'py o = me.search("Gem"); o.db_key = "{FORGED}"; o.save(); self.msg("gem id %s" % o.id)',
+                         re.compile(r"gem id (\d+)"))
+    gem = re.search(r"gem id (\d+)", made).group(1)
+    anna.read_available(0.5)
+    bruno.read_available(0.5)
+    anna.send("look")
+    assert no_forged_line(anna.read_until("Gem", timeout=10) + anna.read_available(0.5))
+    admin.send(f"ic #{gem}")  # the superuser may puppet it (MULTISESSION_MODE 3)
+    admin.read_until(re.compile(r"You become", re.I), timeout=10)
+    admin.read_available(0.5)
+    admin.send("+droll dex vs 3")
+    seen = bruno.read_until(CODE, timeout=15)
+    assert "Gem" in seen and no_forged_line(seen)
+
+
+def test_awkward_host_ooc_leaves_the_character(awkward_players):
+    anna, _bruno = awkward_players
+    anna.read_available()
+    anna.command("ooc", "You go OOC.")  # bare `ooc` is the host's (Evennia's)

@@ -16,6 +16,4 @@ does what you expect it to.
 
 
 def at_initial_setup():
-    from storyteller_dice.typeclasses import welcome
-
-    welcome.at_initial_setup()
+    pass

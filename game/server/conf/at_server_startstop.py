@@ -22,9 +22,7 @@ def at_server_init():
     """
     This is called first as the server is starting up, regardless of how.
     """
-    from storyteller_dice.commands import hooks
-
-    hooks.at_server_init()
+    pass
 
 
 def at_server_start():
@@ -32,9 +30,7 @@ def at_server_start():
     This is called every time the server starts up, regardless of
     how it was shut down.
     """
-    from storyteller_dice.commands import hooks
-
-    hooks.at_server_start()
+    pass
 
 
 def at_server_stop():

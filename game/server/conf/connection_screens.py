@@ -23,12 +23,6 @@ of the screen is done by the unlogged-in "look" command.
 from django.conf import settings
 
 from evennia import utils
-from storyteller_dice.typeclasses import welcome
-
-
-def connection_screen():
-    return welcome.connection_screen()
-
 
 CONNECTION_SCREEN = """
 |b==============================================================|n

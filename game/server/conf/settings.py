@@ -3,7 +3,8 @@ Evennia settings for the Storyteller dice game.
 
 The game directory is `game/`, a host game like any other: the dice system is the installed
 package `storyteller_dice` (`pip install -e .`, which scripts/setup.sh does), added with the
-lines of README.md's "Add to an existing game" (here and in game/commands/, game/typeclasses/).
+lines of README.md's "Add to an existing game", the required ones and every optional one
+(here and in game/commands/, game/typeclasses/, game/web/urls.py).
 
 Environment variables (all optional):
 
@@ -47,22 +48,10 @@ SSL_PORTS = [_PORT_BASE + 3]
 SSH_PORTS = [_PORT_BASE + 4]
 AMP_PORT = _PORT_BASE + 6
 
-# The dice system (README: "Add to an existing game"): the roll log app; the Dice help topics;
-# the web client's dice panel (its template first on the search path, extending
-# game/web/templates/webclient/base.html with the panel's plugin).
-INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
-# The opt-in bundle (typeclasses/hardening.py), which this game takes: the global input filter
-# (control, escape and bidi characters never reach a command; screen sizes bounded; each
-# session's commands take turns); no traceback reaches a player (one line with a reference, the
-# traceback in the log); a screen reader's text stripped once, on the Server; the client's
-# options bounded; the AMP link's framing fix and batching; nothing sent before it is on disk
-# (SYNC_BEFORE_SENDING, below). The app completes the settings it needs. (The environment's
-# DICE_HARDEN_GAME=0 leaves it out: the end-to-end tests play the game without it too.)
-DICE_HARDEN_GAME = os.environ.get("DICE_HARDEN_GAME", "1") != "0"
-INPUT_FUNC_MODULES = INPUT_FUNC_MODULES + ["storyteller_dice.typeclasses.inputfuncs"]  # noqa: F405
-FILE_HELP_ENTRY_MODULES = FILE_HELP_ENTRY_MODULES + ["storyteller_dice.commands.help_entries"]  # noqa: F405
-from storyteller_dice.rolllog.webclient import PANEL_TEMPLATES  # noqa: E402
-TEMPLATES[0]["DIRS"].insert(0, PANEL_TEMPLATES)  # noqa: F405
+# The opt-in bundle (DICE_HARDEN_GAME, set with the package's lines at the end) is on for this
+# hardened demo; the environment's DICE_HARDEN_GAME=0 leaves it out, so the end-to-end tests
+# play the game without it too. Read here: the database settings below depend on it.
+_HARDEN = os.environ.get("DICE_HARDEN_GAME", "1") != "0"
 
 # GAME_RUN_DIR (optional): keep this server's log files, collected static files and uploads
 # under that directory instead of game/server/, so that a second server (the end-to-end tests)
@@ -95,7 +84,7 @@ if os.environ.get("GAME_DB", "sqlite").lower() in ("postgres", "postgresql"):
     # Server sends anything (typeclasses/durable.py): as durable as `on` for anything a player
     # was told, without the game waiting. ON waits at every commit (the default without the
     # bundle, DICE_HARDEN_GAME, whose barrier SENDING needs). Anything else is refused.
-    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING" if DICE_HARDEN_GAME else "ON").strip().upper()
+    _PG_COMMIT = os.environ.get("GAME_PG_SYNCHRONOUS_COMMIT", "SENDING" if _HARDEN else "ON").strip().upper()
     if _PG_COMMIT not in ("SENDING", "ON"):
         raise ValueError(f"GAME_PG_SYNCHRONOUS_COMMIT must be SENDING or ON, not {_PG_COMMIT!r}")
     SYNC_BEFORE_SENDING = _PG_COMMIT == "SENDING"
@@ -119,7 +108,7 @@ else:
     # the players already saw. The load bench measures them (README, Load bench). Anything
     # else is refused at start. Without the bundle (DICE_HARDEN_GAME), whose barrier SENDING
     # needs, the default is FULL.
-    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING" if DICE_HARDEN_GAME else "FULL").strip().upper()
+    _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING" if _HARDEN else "FULL").strip().upper()
     if _SYNCHRONOUS not in ("SENDING", "FULL", "NORMAL", "EXTRA"):
         raise ValueError(f"GAME_SQLITE_SYNCHRONOUS must be SENDING, FULL, NORMAL or EXTRA, not {_SYNCHRONOUS!r}")
     SYNC_BEFORE_SENDING = _SYNCHRONOUS == "SENDING"
@@ -146,6 +135,18 @@ V5_BESTIAL_FAILURE = os.environ.get("V5_BESTIAL_FAILURE", "official")
 # V5 teamwork: "seed" (helpers roll and add successes) or "core" (each helper with a dot in the
 # Skill adds +1 die; the leader rolls once). docs/v5.md.
 V5_TEAMWORK = os.environ.get("V5_TEAMWORK", "seed")
+
+######################################################################
+# The dice package (README: "Add to an existing game"): its required lines (DICE_SYSTEM is
+# the environment's, above) and every optional one: the hardening bundle (this is the
+# hardened demo) and the welcome screen. They come last, after every list they extend;
+# the app completes the rest itself (the start hooks, the help topics, the web panel).
+######################################################################
+INSTALLED_APPS += ["storyteller_dice.rolllog"]  # noqa: F405
+DICE_HARDEN_GAME = True
+CONNECTION_SCREEN_MODULE = "storyteller_dice.typeclasses.welcome"
+if not _HARDEN:
+    DICE_HARDEN_GAME = False
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.

@@ -9,11 +9,9 @@ so it can reroute to all website pages.
 from django.urls import path
 
 from evennia.web.website.urls import urlpatterns as evennia_website_urlpatterns
-from storyteller_dice.rolllog import sheet_page
 
 # add patterns here
 urlpatterns = [
-    *sheet_page.urlpatterns,
     # path("url-pattern", imported_python_view),
     # path("url-pattern", imported_python_view),
 ]

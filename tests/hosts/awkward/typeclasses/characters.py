@@ -1,0 +1,37 @@
+"""
+Characters
+
+Characters are (by default) Objects setup to be puppeted by Accounts.
+They are what you "see" in game. The Character class in this module
+is setup to be the "default" character type created by the default
+creation commands.
+
+"""
+
+from evennia.objects.objects import DefaultCharacter
+
+from .objects import ObjectParent
+
+
+class Character(ObjectParent, DefaultCharacter):
+    """
+    The Character just re-implements some of the Object's methods and hooks
+    to represent a Character entity in-game.
+
+    See mygame/typeclasses/objects.py for a list of
+    properties and methods available on all Object child classes like this.
+
+    """
+
+    def at_object_creation(self):
+        super().at_object_creation()
+        # The host's stats: one dict Attribute (read by world.dice_stats.StatsSource).
+        self.db.stats = {
+            "attributes": {
+                "physical": {"strength": 2, "dexterity": 3, "stamina": 2},
+                "social": {"charisma": 2, "manipulation": 1, "composure": 2},
+                "mental": {"intelligence": 2, "wits": 2, "resolve": 1},
+            },
+            "skills": {"stealth": 2, "brawl": 1, "animal_ken": 1},
+            "specialties": {"stealth": ["Urban"]},
+        }
