@@ -36,6 +36,7 @@ SHARED_COMMANDS = (
     CmdRoll, CmdCheck,  # rolls
     CmdOdds, CmdRolls,  # odds and the record
     CmdDice,  # +dice/fairness
+    CmdOOC,  # `ooc <text>`; bare, Evennia's own leave-your-character (it extends the stock one)
 )
 
 

@@ -75,7 +75,7 @@ MAX_KEY = 40
 SHARED_KEYS = {
     "+sheet": ("sheet",), "+stat": ("stat",), "+approve": ("+unapprove", "approve", "unapprove"),
     "+roll": ("roll",), "+check": ("check",), "+odds": ("odds",), "+rolls": ("rolls",),
-    "+dice": ("dice",),
+    "+dice": ("dice",), "ooc": ("unpuppet",),
 }
 
 _PROBING = [False]

@@ -12,7 +12,7 @@ breaks, our system tags marked with the speaker's name, no links, no templates),
 to each receiver with `msg()` (message type "say" or "pose", so `+nospoof` tags it too).
 
 **Ruling (the stock `ooc`):** `CmdOOC` extends Evennia's own `ooc`
-(`evennia.commands.default.account.CmdOOC`, its `extends`), it does not replace it: with
+(`evennia.commands.default.account.CmdOOC`, its `extends_stock`), it does not replace it: with
 text it speaks out of character; with no text, or typed as its alias `unpuppet`, it is
 Evennia's command, which leaves the character (a game where one account plays several
 characters at once, MULTISESSION_MODE 3, needs it). It lives in the character's commands
@@ -55,10 +55,11 @@ class CmdOOC(_StockOOC):
     # Speaking is for everyone; leaving the character keeps the stock command's lock (`func`).
     locks = "cmd:all()"
     help_category = "General"
+    switch_options = ()  # none: `ooc /x` is speech, as MUSH players type it
     arg_regex = r"\s|$"
     #: The stock command this one extends (with no text it is that command): the start-time
     #: collision check (commands/keys.py) reads it, so the host's stock `ooc` is no collision.
-    extends = "evennia.commands.default.account.CmdOOC"
+    extends_stock = "evennia.commands.default.account.CmdOOC"
 
     def parse(self):
         # The stock parse (an account caller: `self.caller` becomes the account, the puppet

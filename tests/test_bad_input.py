@@ -27,6 +27,7 @@ VALID = {
     "+frenzy": {"", "vs 3", "#", "# only a comment"},  # a frenzy test (a difficulty, a comment)
     "+rouse": {""},  # one Rouse check
     "+contest": {"dex vs Char"},  # Char2 challenges Char: a real challenge, stored in the database
+    "ooc": {""},  # bare, Evennia's own leave-your-character (tests/test_ooc.py plays it with a session)
 }
 SHORT = ["", "=", "nobody", "x" * 300, "|r", "-x", "dex vs", "51"]
 BOGUS_SWITCHES = ["/nosuch", "/private/nosuch", "/ext/stat"]

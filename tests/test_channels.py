@@ -104,10 +104,10 @@ class TestChannelLogFile(EvenniaTest):
         self.assertTrue(inside_log_dir(filename), filename)
         self.assertTrue(filename.startswith("channel_evil_"), filename)
         channel.attributes.add("log_file", "../outside.log")
-        channel._safe_log_file = None
+        channel.dice_log_filename = None
         self.assertEqual(channel.get_log_filename(), filename)  # an unsafe stored name is not used
         channel.attributes.add("log_file", "chat/ooc.log")
-        channel._safe_log_file = None
+        channel.dice_log_filename = None
         self.assertEqual(channel.get_log_filename(), "chat/ooc.log")
 
 

@@ -22,9 +22,9 @@ from storyteller_dice.rules import systems
 from storyteller_dice.typeclasses import panel
 
 HOST = "tests.test_command_keys.HostCharacterCmdSet"
-SHARED = "+approve, +check, +dice, +odds, +roll, +rolls, +sheet, +stat"
+SHARED = "+approve, +check, +dice, +odds, +roll, +rolls, +sheet, +stat, ooc"
 V5_OURS = ("+approve, +check, +contest, +dice, +frenzy, +hunger, +odds, +remorse, +roll, +rolls, +rouse, +sheet, "
-           "+stat, +teamwork, +willpower")
+           "+stat, +teamwork, +willpower, ooc")
 
 
 class HostRoll(Command):
@@ -384,7 +384,7 @@ class TestSettingsProblem(EvenniaCommandTest):
                 assert self.problem(value) == line
 
     def test_only_the_configured_systems_commands_are_ours(self):
-        v20 = "+approve, +check, +contest, +damage, +dice, +heal, +odds, +roll, +rolls, +sheet, +stat"
+        v20 = "+approve, +check, +contest, +damage, +dice, +heal, +odds, +roll, +rolls, +sheet, +stat, ooc"
         assert self.problem({"+hunger": "+blood"}, "v20") == (
             f'DICE_COMMAND_KEYS["+hunger"]: "+hunger" is no command of ours (ours: {v20}).')
         assert self.problem({"+roll": "+r"}, "dicecheck") is None

@@ -91,7 +91,7 @@ class TestBareOOCIsEvennias(EvenniaCommandTest):
         from evennia.commands.default.account import CmdOOC as StockOOC
 
         assert issubclass(self.cmd, StockOOC)
-        assert self.cmd.extends == "evennia.commands.default.account.CmdOOC"
+        assert self.cmd.extends_stock == "evennia.commands.default.account.CmdOOC"
         assert self.cmd.key == "ooc" and "unpuppet" in self.cmd.aliases
         assert self.cmd.account_caller is True
 

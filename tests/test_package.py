@@ -184,7 +184,7 @@ def _set_up(tmp_path, **env):
     code = ("import sys, django; django.setup(); from django.conf import settings as s;"
             "print(sorted(m for m in ('evennia.help.filehelp', 'evennia.server.sessionhandler',"
             " 'evennia.server.service') if m in sys.modules));"
-            "print(s.AT_SERVER_STARTSTOP_MODULE[-1], s.FILE_HELP_ENTRY_MODULES[-1], s.INPUT_FUNC_MODULES[-1])")
+            "print(s.AT_SERVER_STARTSTOP_MODULE[-1], s.FILE_HELP_ENTRY_MODULES[-1], *s.INPUT_FUNC_MODULES[-2:])")
     environ = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH",)}
     environ.update(DJANGO_SETTINGS_MODULE="server.conf.test_settings", GAME_RUN_DIR=str(tmp_path), **env)
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "game", env=environ, capture_output=True, text=True)
@@ -196,7 +196,7 @@ def test_settings_are_completed_before_evennia_reads_them(tmp_path):
     status, out, err = _set_up(tmp_path, DICE_SYSTEM="v5")
     assert status == 0, err
     assert out.splitlines() == ["[]", "storyteller_dice.commands.hooks storyteller_dice.commands.help_entries "
-                                      "storyteller_dice.typeclasses.inputfuncs"]
+                                      "storyteller_dice.typeclasses.inputfuncs storyteller_dice.typeclasses.client_options"]
 
 
 def test_a_bad_dice_system_stops_set_up_with_one_line(tmp_path):

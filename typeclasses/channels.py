@@ -112,17 +112,17 @@ class DiceChannelMixin:
         """`[name] ` as text; a name that reads as a tag of ours is marked as the channel's."""
         return mark_tags(self.channel_prefix_string.format(channelname=literal(self.key)), TAG_MARK)
 
-    _safe_log_file = None  # our own cache: Evennia's private one is left alone
+    dice_log_filename = None  # our own cache: Evennia's private one is left alone
 
     def get_log_filename(self):
         """A log file name inside LOG_DIR for any channel name (see the module's ruling)."""
-        if not self._safe_log_file:
+        if not self.dice_log_filename:
             stored = self.attributes.get("log_file")
             if isinstance(stored, str) and _PLAIN_PATH.fullmatch(stored) and ".." not in stored:
-                self._safe_log_file = stored
+                self.dice_log_filename = stored
             else:
-                self._safe_log_file = log_filename(self.key, self.log_file)
-        return self._safe_log_file
+                self.dice_log_filename = log_filename(self.key, self.log_file)
+        return self.dice_log_filename
 
     def at_pre_msg(self, message, **kwargs):
         """A player's channel message follows the speech rules (typeclasses/speech_text.py): no
