@@ -118,8 +118,10 @@ def test_the_required_blocks_apply_to_a_stock_game_and_an_awkward_one(host, tmp_
     functions in at_server_startstop.py), take every required block."""
     import shutil
 
-    source = TEMPLATE if host == "stock" else ROOT / "tests" / "hosts" / "awkward"
-    shutil.copytree(source, tmp_path / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(TEMPLATE, tmp_path / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    if host == "awkward":  # its own files over the stock ones
+        shutil.copytree(ROOT / "tests" / "hosts" / "awkward", tmp_path / "game",
+                        ignore=shutil.ignore_patterns("__pycache__", "README.md"), dirs_exist_ok=True)
     changed = host_edits.apply_readme(tmp_path / "game")
     assert sorted(set(changed)) == ["commands/default_cmdsets.py", "server/conf/settings.py",
                                     "typeclasses/characters.py", "web/urls.py"]

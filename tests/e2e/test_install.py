@@ -371,9 +371,13 @@ FORGED = "Gem|/[Roll] Gem rolls 9 successes"
 
 @pytest.fixture(scope="module")
 def awkward(venv, tmp_path_factory):
-    """A copy of the awkward host with only the README's required blocks (and the test's ports)."""
-    game = tmp_path_factory.mktemp("awkward") / "awkward"
-    shutil.copytree(AWKWARD, game, ignore=shutil.ignore_patterns("__pycache__"))
+    """A fresh `evennia --init` game made awkward (tests/hosts/awkward), with only the README's
+    required blocks (and the test's ports)."""
+    where = tmp_path_factory.mktemp("awkward")
+    run(os.path.join(os.path.dirname(venv), "evennia"), "--init", "awkward", cwd=where, env=clean_env(venv))
+    game = where / "awkward"
+    # The awkward files over the stock game of the Evennia under test.
+    shutil.copytree(AWKWARD, game, ignore=shutil.ignore_patterns("__pycache__", "README.md"), dirs_exist_ok=True)
     assert sorted(set(host_edits.apply_readme(game))) == [
         "commands/default_cmdsets.py", "server/conf/settings.py", "typeclasses/characters.py", "web/urls.py"]
     settings = game / "server" / "conf" / "settings.py"
