@@ -20,6 +20,7 @@ from storyteller_dice.rules.display import escape, without_control
 from storyteller_dice.typeclasses.inputfilter import text_encoding
 
 from .names import name_problem, shown_name
+from .incoming import send_mxp_inert
 from .nospoof import tag_message
 
 SAVED_ENCODING_IGNORED = (
@@ -32,8 +33,10 @@ class DiceAccountMixin:
     """An account whose player may tag other players' pages with their author (+nospoof)."""
 
     def msg(self, text=None, from_obj=None, session=None, **kwargs):
-        """Another player's page gets its author's tag when this player has +nospoof on."""
-        super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
+        """Another player's page gets its author's tag when this player has +nospoof on; a
+        session that parses MXP gets `<`, `>` and `&` escaped (typeclasses/incoming.py)."""
+        send_mxp_inert(super().msg, self, tag_message(self, text, from_obj), session,
+                       {"from_obj": from_obj, **kwargs})
 
     def at_post_login(self, session=None, **kwargs):
         """Evennia's, after a saved encoding that is not a text encoding is forgotten (above)."""
