@@ -27,7 +27,7 @@ from .rolllog import CmdRolls
 from .rolls import CmdCheck, CmdRoll
 from .sheet import CmdApprove, CmdSheet, CmdStat
 from .speech import CmdPage, CmdPose, CmdSay, CmdSetDesc, CmdWhisper
-from .unloggedin import CmdUnconnectedCreate
+from .unloggedin import CmdUnconnectedCreate, CmdUnconnectedEncoding
 
 
 # The shared commands of `DiceCmdSet` (commands/keys.py's SHARED_KEYS writes out their names).
@@ -119,7 +119,8 @@ class DiceAccountCmdSet(CmdSet):
 
 
 class DiceUnloggedinCmdSet(CmdSet):
-    """For a host's login screen: `create` asks Y/N without showing the password."""
+    """For a host's login screen: `create` asks Y/N without showing the password; `encoding`
+    takes only a text encoding."""
 
     key = "DiceUnloggedinCmdSet"
 
@@ -127,3 +128,4 @@ class DiceUnloggedinCmdSet(CmdSet):
         if keys.probing():
             return
         self.add(CmdUnconnectedCreate())
+        self.add(CmdUnconnectedEncoding())  # only a text encoding (commands/unloggedin.py)

@@ -6,6 +6,10 @@ password 'secret'. Is this what you intended? [Y]/N?", printing the password bac
 screen (and into any log or screen capture of the session). Ours asks the same question
 without the password.
 
+`encoding`: Evennia's, refusing in one line an encoding that is not a text encoding
+(`typeclasses.inputfilter.text_encoding`), as `option encoding=` does (commands/options.py):
+Evennia took rot13, which dropped the connection at the next line.
+
 What this cannot change: the `create <name> <password>` line itself shows on the player's
 screen because the *client* echoes what is typed (telnet local echo; the web client's input
 line). The server never sends the typed line back.
@@ -14,6 +18,11 @@ line). The server never sends the typed line back.
 import re
 
 from evennia.commands.default.unloggedin import CmdUnconnectedCreate as _StockCreate
+from evennia.commands.default.unloggedin import CmdUnconnectedEncoding as _StockEncoding
+
+from storyteller_dice.commands.options import ENCODING_REFUSED
+from storyteller_dice.rules.display import escape
+from storyteller_dice.typeclasses.inputfilter import text_encoding
 
 # The stock prompt's password clause. Matched rather than re-typed so the rest of the stock
 # command (name normalisation, the Y/N answer, Account.create and its errors) stays Evennia's.
@@ -51,3 +60,17 @@ class CmdUnconnectedCreate(_StockCreate):
                 asked = steps.send(answer)
         except StopIteration:
             return
+
+
+class CmdUnconnectedEncoding(_StockEncoding):
+    __doc__ = _StockEncoding.__doc__
+
+    def func(self):
+        wanted = (self.args or "").strip()
+        if wanted and "clear" not in self.switches:
+            encoding = text_encoding(wanted)
+            if encoding is None:
+                self.msg(ENCODING_REFUSED.format(name=escape(wanted, limit=40)))
+                return
+            self.args = encoding
+        super().func()

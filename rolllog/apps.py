@@ -118,3 +118,7 @@ class RollLogConfig(AppConfig):
         # Evennia only after django.setup(), in the Server and the Portal alike.
         hardening.complete_settings(settings)
         signals.connect()
+        # Every HTTP 500 of the website logged, with a reference (rolllog/server_errors.py).
+        from . import server_errors
+
+        server_errors.connect()

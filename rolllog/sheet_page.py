@@ -8,11 +8,20 @@ The website's character pages with the dice system's sheet (served by the packag
   description), and the description as plain text. **Ruling:** the page shows what `look`
   shows of the description, its colour and markup taken off (the player's text is data: Django
   escapes it, it is never markup or a link); its line breaks are kept.
+- **Ruling:** a character page that names no character answers 404 Not Found: an id no
+  character has (`/characters/detail/x/9999/`), or a name that is not the one the page is
+  under (`slugify(name)`, Evennia's own check: `/characters/detail/Alice/3/` for Alice's
+  `/characters/detail/alice/3/`). Evennia's view answered both with HTTP 500 (the first an
+  uncaught `DoesNotExist`, the second a `raise` of a response, which is no exception). No
+  redirect to the right name: the 404 is the same whether the id exists or not. A character
+  the visitor may not view stays Evennia's 403.
 - `/characters/manage/`: Evennia's list of one's characters, without the images it loads from
   placehold.jp (the site works with no internet access).
 """
 
+from django.http import Http404
 from django.urls import path
+from django.utils.text import slugify
 from evennia.utils.ansi import strip_ansi
 from evennia.web.website.views.characters import CharacterDetailView, CharacterManageView
 
@@ -58,6 +67,13 @@ class CharacterSheetView(CharacterDetailView):
     """Evennia's character page, with the sheet for those who may see it."""
 
     template_name = "rolllog/character_detail.html"
+
+    def get_object(self, queryset=None):
+        """Evennia's, after a 404 for a page that names no character (see above)."""
+        character = self.typeclass.objects.filter(pk=self.kwargs.get("pk")).first()
+        if character is None or slugify(character.name) != self.kwargs.get(self.slug_url_kwarg):
+            raise Http404("No such character.")
+        return super().get_object(queryset)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

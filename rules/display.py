@@ -37,7 +37,9 @@ What `escape` neutralises, by what Evennia's output side does with text (telnet:
   one space. Player text never starts a line.
 - `$` needs nothing: no `$func()` parser runs on our messages (they leave through
   `commands.dice_base.send`, one `msg()` per receiver).
-- `<`, `>` and `&` need nothing: the web client escapes HTML itself.
+- `<`, `>` and `&` need nothing here: the web client escapes HTML itself, and for a telnet client
+  that parses MXP they are escaped per session as the message is sent (typeclasses/incoming.py,
+  "MXP").
 
 Width
 -----

@@ -277,3 +277,99 @@ class TestWebclientOptions(EvenniaCommandTest):
         from storyteller_dice.typeclasses import client_options as inputfuncs
 
         inputfuncs.webclient_options(MagicMock(account=None), gagprompt=False)  # no traceback
+
+
+# ------------------------------------------------------------------ the text encoding
+# `option encoding=rot13` was taken (Python knows the codec), and the next line dropped the
+# connection in the Portal; saved, it dropped every later login.
+
+
+@pytest.mark.parametrize("name, used", [
+    ("utf-8", "utf-8"), ("UTF8", "utf-8"), (" latin-1 ", "iso8859-1"), ("cp437", "cp437"),
+    ("ascii", "ascii"), ("koi8-r", "koi8-r"), ("big5", "big5"), ("shift_jis", "shift_jis"),
+    ("rot13", None), ("rot_13", None), ("base64", None), ("zlib", None), ("hex", None),
+    ("utf-16", None), ("utf-7", None), ("punycode", None), ("idna", None), ("cp037", None),
+    ("undefined", None), ("unicode_escape", None), ("no-such-codec", None), ("", None),
+    ("x" * 65, None), (None, None), (8, None), ("utf-8\x00", None),
+])
+def test_text_encoding(name, used):
+    from storyteller_dice.typeclasses.inputfilter import text_encoding
+
+    assert text_encoding(name) == used
+
+
+def test_flags_ignore_an_encoding_that_is_not_text_however_it_is_set():
+    from evennia.server.session import Session
+
+    session = _session()
+    flags = session.protocol_flags
+    flags["ENCODING"] = "utf-8"
+    flags["ENCODING"] = "rot13"  # the login screen's `encoding` command
+    flags.update(ENCODING="base64")
+    session.update_flags(ENCODING="zlib")  # the `option` command's road
+    session.load_sync_data({"protocol_flags": {"ENCODING": "hex"}})
+    assert flags["ENCODING"] == "utf-8"
+    session.account = MagicMock()
+    session.account.attributes.get.return_value = {"ENCODING": "rot13", "ANSI": False}
+    Session.at_sync(session)  # saved options at a reload
+    assert (session.protocol_flags["ENCODING"], session.protocol_flags["ANSI"]) == ("utf-8", False)
+    flags["ENCODING"] = "Latin-1"
+    assert flags["ENCODING"] == "iso8859-1"
+
+
+class TestEncodingOption(EvenniaCommandTest):
+    def option(self, args, cmdstring="option"):
+        from unittest.mock import patch
+
+        from storyteller_dice.commands.options import CmdOption
+
+        with patch.object(type(self.session.sessionhandler), "session_portal_sync"):  # no Portal here
+            return self.call(CmdOption(), args, caller=self.account, cmdstring=cmdstring)
+
+    def test_rot13_is_refused_in_one_line_and_not_saved(self):
+        self.session.protocol_flags["ENCODING"] = "utf-8"
+        self.assertEqual(self.option("/save encoding=rot13"),
+                         "'rot13' is not a text encoding this game can use; try utf-8 (or latin-1, cp437, ascii).")
+        self.assertEqual(self.session.protocol_flags["ENCODING"], "utf-8")
+        self.assertNotIn("ENCODING", self.account.attributes.get("_saved_protocol_flags", {}))
+        # markup in it is shown as typed (the test strips colour: an unescaped |r would vanish)
+        self.assertEqual(self.option("encoding=|rutf-16"),
+                         "'|rutf-16' is not a text encoding this game can use; try utf-8 (or latin-1, cp437, ascii).")
+
+    def test_a_text_encoding_is_set_by_its_codec_name(self):
+        self.session.protocol_flags["ENCODING"] = "utf-8"
+        out = self.option("encoding=Latin-1")
+        self.assertEqual(out.split("\n")[0], "Option ENCODING was changed from 'utf-8' to 'iso8859-1'.")
+        self.assertEqual(self.session.protocol_flags["ENCODING"], "iso8859-1")
+
+
+class TestSavedEncodingAtLogin(EvenniaCommandTest):
+    from typeclasses.accounts import Account as account_typeclass  # the game's: our mixin in it
+
+    def login(self):
+        from unittest.mock import patch
+
+        from evennia.accounts.accounts import DefaultAccount
+
+        seen = []
+        session = MagicMock(protocol_flags={"ENCODING": "utf-8"})
+        with patch.object(DefaultAccount, "at_post_login",
+                          lambda account, session=None, **kw: seen.append(
+                              dict(account.attributes.get("_saved_protocol_flags")))):
+            self.account.at_post_login(session=session)
+        return seen, session
+
+    def test_a_saved_rot13_is_forgotten_with_a_line(self):
+        self.account.attributes.add("_saved_protocol_flags", {"ENCODING": "rot13", "ANSI": False})
+        seen, session = self.login()
+        self.assertEqual(seen, [{"ANSI": False}])  # what Evennia then applies
+        self.assertEqual(self.account.attributes.get("_saved_protocol_flags"), {"ANSI": False})
+        session.msg.assert_called_once_with(
+            "Your saved encoding 'rot13' is not a text encoding this game can use, so it was"
+            " ignored and forgotten; the encoding stays utf-8.")
+
+    def test_a_saved_text_encoding_is_left_to_evennia(self):
+        self.account.attributes.add("_saved_protocol_flags", {"ENCODING": "latin-1"})
+        seen, session = self.login()
+        self.assertEqual(seen, [{"ENCODING": "latin-1"}])
+        session.msg.assert_not_called()

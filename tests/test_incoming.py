@@ -320,3 +320,92 @@ class TestTheSendersName(IncomingTest):
         ann.key = "Ann|/[Roll] Ann"
         got = self.sent(lambda: ann.at_post_unpuppet(session=None))
         assert got[self.char2] == ["Ann (Ann||/[Roll] Ann)[Roll] Ann has left the game."]
+
+
+# ---------------------------------------------------------------- MXP
+# A telnet client that negotiated MXP read `<SEND href="quit">click</SEND>` in a say, a roll's
+# comment or a description as a live link: its sessions get `<`, `>` and `&` escaped.
+
+LINK = '<SEND href="quit">click</SEND> & co'
+ESCAPED = '&lt;SEND href="quit"&gt;click&lt;/SEND&gt; &amp; co'
+
+
+def _session(protocol_key="telnet", **flags):
+    from unittest.mock import MagicMock
+
+    return MagicMock(protocol_key=protocol_key, protocol_flags=dict(flags))
+
+
+def _texts(session):
+    return [call.kwargs.get("text") for call in session.data_out.call_args_list]
+
+
+class TestMxp(IncomingTest):
+    def sessions(self, obj):
+        """An MXP telnet session, a plain telnet one and a web client's (MXP flag and all) for `obj`."""
+        mxp, plain, web = _session(MXP=True), _session(), _session("websocket", MXP=True)
+        self.patcher = patch.object(obj.sessions, "all", return_value=[mxp, plain, web])
+        self.patcher.start()
+        self.addCleanup(self.patcher.stop)
+        return mxp, plain, web
+
+    def test_mxp_inert(self):
+        from storyteller_dice.typeclasses.incoming import mxp_inert
+
+        assert mxp_inert(LINK) == ESCAPED
+        assert mxp_inert(("a<b", {"type": "say"})) == ("a&lt;b", {"type": "say"})
+        assert mxp_inert("&lt; stays what was typed") == "&amp;lt; stays what was typed"
+        assert mxp_inert(None) is None
+
+    def test_mxp_active(self):
+        from storyteller_dice.typeclasses.incoming import mxp_active
+
+        assert mxp_active(_session(MXP=True)) is True
+        assert mxp_active(_session("telnet/ssl", MXP=True)) is True
+        assert mxp_active(_session()) is False
+        assert mxp_active(_session("websocket", MXP=True)) is False
+        assert mxp_active(_session("ssh", MXP=True)) is False
+        assert mxp_active(_session(MXP=True), {"mxp": False}) is False
+        assert mxp_active(_session(), {"mxp": True}) is True
+
+    def test_say_reaches_an_mxp_client_escaped(self):
+        from evennia.commands.default.general import CmdSay
+
+        mxp, plain, web = self.sessions(self.char2)
+        self.call(CmdSay(), LINK, caller=self.char1)
+        assert _texts(mxp) == [(f'Char says, "{ESCAPED}"', {"type": "say"})]
+        assert _texts(plain) == _texts(web) == [(f'Char says, "{LINK}"', {"type": "say"})]
+
+    def test_a_roll_comment_reaches_an_mxp_client_escaped(self):
+        from storyteller_dice.commands.dice_base import send
+
+        mxp, plain, web = self.sessions(self.char2)
+        line = f"|w[Roll]|n Char rolls Strength 2 (2 dice): {LINK}|/  Dice: |g10|n 3"
+        send([self.char2], line, from_obj=self.char1)
+        assert _texts(mxp) == [f"|w[Roll]|n Char rolls Strength 2 (2 dice): {ESCAPED}|/  Dice: |g10|n 3"]
+        assert _texts(plain) == _texts(web) == [line]
+
+    def test_a_description_reaches_an_mxp_client_escaped(self):
+        self.char1.db.desc = LINK
+        mxp, plain, _web = self.sessions(self.char2)
+        # what Evennia's `look` sends (`self.msg(...)`, whose sender is the looker)
+        self.char2.msg(text=(self.char2.at_look(self.char1), {"type": "look"}), from_obj=self.char2, options=None)
+        assert _texts(mxp) == [(f"|cChar|n\n  {ESCAPED}|n", {"type": "look"})]
+        assert _texts(plain) == [(f"|cChar|n\n  {LINK}|n", {"type": "look"})]
+
+    def test_all_mxp_sessions_get_one_msg(self):
+        mxp = _session(MXP=True)
+        with patch.object(self.char2.sessions, "all", return_value=[mxp]):
+            got = self.sent(lambda: self.char2.msg(LINK, from_obj=self.char1))
+        assert got[self.char2] == [ESCAPED]
+        assert _texts(mxp) == [ESCAPED]
+
+    def test_a_page_to_an_account_reaches_an_mxp_client_escaped(self):
+        from typeclasses.accounts import Account
+
+        account = create.create_account("Telnetter", email=None, password="correct-horse-7261", typeclass=Account)
+        mxp, plain = _session(MXP=True), _session()
+        with patch.object(account.sessions, "all", return_value=[mxp, plain]):
+            account.msg(LINK, from_obj=self.account)
+        assert _texts(mxp) == [ESCAPED]
+        assert _texts(plain) == [LINK]

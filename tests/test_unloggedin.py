@@ -77,3 +77,34 @@ class TestCreate(EvenniaCommandTest):
         create = [cmd for cmd in cmdset.commands if cmd.key == "create"]
         assert len(create) == 1 and type(create[0]) is CmdUnconnectedCreate
         assert set(create[0].aliases) >= {"cre", "cr"}
+
+
+class TestEncoding(EvenniaCommandTest):
+    """`encoding` at the login screen takes only a text encoding: rot13 dropped the connection."""
+
+    def run_encoding(self, args, switches=()):
+        from storyteller_dice.commands.unloggedin import CmdUnconnectedEncoding
+
+        session = Mock(protocol_flags={"ENCODING": "utf-8"})
+        cmd = CmdUnconnectedEncoding()
+        cmd.caller, cmd.session, cmd.args, cmd.switches, cmd.cmdname = session, session, args, list(switches), "encoding"
+        cmd.msg = Mock()
+        cmd.func()
+        return session.protocol_flags["ENCODING"], [call.args[0] for call in cmd.msg.call_args_list]
+
+    def test_rot13_is_refused_in_one_line(self):
+        assert self.run_encoding("rot13") == (
+            "utf-8", ["'rot13' is not a text encoding this game can use; try utf-8 (or latin-1, cp437, ascii)."])
+
+    def test_a_text_encoding_is_set_by_its_codec_name(self):
+        assert self.run_encoding("Latin-1") == (
+            "iso8859-1", ["Your custom text encoding was changed from '|wutf-8|n' to '|wiso8859-1|n'."])
+
+    def test_registered_at_the_login_screen(self):
+        from commands.default_cmdsets import UnloggedinCmdSet
+        from storyteller_dice.commands.unloggedin import CmdUnconnectedEncoding
+
+        cmdset = UnloggedinCmdSet()
+        cmdset.at_cmdset_creation()
+        found = [cmd for cmd in cmdset.commands if cmd.key == "encoding"]
+        assert len(found) == 1 and type(found[0]) is CmdUnconnectedEncoding

@@ -104,6 +104,55 @@ class CharacterPageTest(EvenniaCommandTest):
             self.assertNotIn("placehold", response.content.decode(), url)
 
 
+class MissingCharacterPageTest(EvenniaCommandTest):
+    """A page that names no character is a 404 (Evennia's view answered 500, logging nothing)."""
+
+    def status(self, url):
+        from django.test import Client
+
+        client = Client(raise_request_exception=False)
+        client.force_login(self.account)
+        return client.get(url).status_code
+
+    def test_a_missing_or_misnamed_character_is_404(self):
+        self.char1.key = "Alice"
+        self.char1.save()
+        self.assertEqual(self.char1.web_get_detail_url(), f"/characters/detail/alice/{self.char1.id}/")
+        self.assertEqual(self.status(f"/characters/detail/alice/{self.char1.id}/"), 200)
+        self.assertEqual(self.status(f"/characters/detail/Alice/{self.char1.id}/"), 404)
+        self.assertEqual(self.status("/characters/detail/x/9999/"), 404)
+        self.assertEqual(self.status(f"/characters/detail/{self.room1.key.lower()}/{self.room1.id}/"), 404)
+
+    def test_a_real_500_is_logged_with_a_reference(self):
+        import traceback
+        from unittest.mock import patch
+
+        from storyteller_dice.rolllog import server_errors
+
+        logged = []
+        url = self.char1.web_get_detail_url()
+        with (patch.object(server_errors, "new_reference", return_value="3F9A2C"),
+              patch.object(server_errors.logger, "log_trace",
+                           side_effect=lambda msg: logged.append((msg, traceback.format_exc()))),
+              patch("storyteller_dice.rolllog.sheet_page.description_text", side_effect=RuntimeError("boom"))):
+            self.assertEqual(self.status(url), 500)
+            self.assertEqual(self.status("/characters/detail/x/9999/"), 404)  # an answer: not logged
+        self.assertEqual([msg for msg, _trace in logged], [f"error 3F9A2C: HTTP 500 for GET {url}"])
+        self.assertTrue(logged[0][1].rstrip().endswith("RuntimeError: boom"), logged[0][1])
+
+    def test_the_logged_path_is_one_line(self):
+        from types import SimpleNamespace
+        from unittest.mock import patch
+
+        from storyteller_dice.rolllog import server_errors
+
+        request = SimpleNamespace(method="GET", path="/x\n!! forged line" + "y" * 300)
+        with (patch.object(server_errors, "new_reference", return_value="00AA11"),
+              patch.object(server_errors.logger, "log_trace") as log_trace):
+            server_errors.log_server_error(None, request=request)
+        log_trace.assert_called_once_with("error 00AA11: HTTP 500 for GET /x !! forged line" + "y" * 183 + "...")
+
+
 class OddsWithCharacterTest(OddsPageTest):
     def setUp(self):
         super().setUp()

@@ -28,7 +28,7 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import match_name
 
 from . import panel
-from .incoming import incoming, look_text, names_in_view, ours
+from .incoming import incoming, look_text, names_in_view, ours, send_mxp_inert
 from .names import name_problem, shown_name
 from .nospoof import tag_message
 from .stored import replace_value
@@ -76,10 +76,11 @@ class DiceCharacterMixin:
         What another object sends is player text: one line, our tags in it marked with the
         sender's name, no links, colour reset at the end (typeclasses/incoming.py); a line of
         ours (marked so) passes unchanged. Then another player's speech gets its author's tag
-        when this player has +nospoof on.
+        when this player has +nospoof on. A session that parses MXP gets `<`, `>` and `&`
+        escaped (`incoming.mxp_inert`).
         """
-        text = incoming(self, text, from_obj)
-        super().msg(text=tag_message(self, text, from_obj), from_obj=from_obj, session=session, **kwargs)
+        text = tag_message(self, incoming(self, text, from_obj), from_obj)
+        send_mxp_inert(super().msg, self, text, session, {"from_obj": from_obj, **kwargs})
 
     # ------------------------------------------------------------ the name
 

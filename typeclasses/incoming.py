@@ -42,6 +42,23 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   one name on one line; and a line of the look that still starts with a tag of ours (a name
   the host changed before printing it, a builder's description) has the tag marked with the
   looked-at object's name, as in speech. No line of a look starts with a tag of ours.
+- **Ruling (MXP):** a session whose client negotiated MXP (telnet: Mudlet, MUSHclient, zMUD
+  ...) gets every `<`, `>` and `&` of a message as `&lt;`, `&gt;` and `&amp;`
+  (`mxp_inert`), every message to the character, ours and everyone else's alike. An MXP
+  client reads `<...>` as a tag and `&...;` as an entity, so `<SEND href="quit">click</SEND>`
+  in a say, a roll's comment or a description reached it as a live link that ran `quit` for
+  whoever clicked it. Evennia's Portal used to escape these for MXP sessions (in its
+  `mxp_parse`); 6.1's turns `|lc...|lt...|le` into tags and leaves the rest of the text as it
+  is. The escape that makes `|` inert (`rules.display.escape`) cannot help: `&lt;` would show
+  as those four characters to every other client (the web client escapes HTML itself; telnet
+  without MXP shows text as it is). So it is done per session, here, where the receiver's
+  sessions are known, and only where the Portal will apply MXP: a telnet session with the `MXP`
+  flag on (or the message's `mxp` option). **Ruling:** the whole text is escaped, not only the
+  player's part: nothing of ours or Evennia's writes MXP tags into the text (the only tags are
+  the ones the Portal makes from link markup, after this, and a link's command or text arrives
+  escaped as MXP wants it). `DiceCharacterMixin.msg()` does it for every message to a
+  character; `DiceAccountMixin.msg()` (optional) for channels, `page` and the OOC screens.
+  When a character has sessions with and without MXP, each gets its own `msg()`.
 - **What it cannot reach:** Evennia's channels send to *Accounts* (`Account.channel_msg` ->
   `Account.msg`, straight to the sessions), and `page` too: no Character's `msg()` sees them.
   The optional `DiceChannelMixin` (typeclasses/channels.py) and the speech extras
@@ -180,6 +197,53 @@ def incoming(receiver, text, from_obj):
     if isinstance(text, tuple):
         return tuple(part if isinstance(part, dict) else player_line(part, name) for part in text)
     return player_line(text, name)
+
+
+# ---------------------------------------------------------------- MXP
+
+_MXP_SPECIAL = re.compile("[&<>]")
+_MXP_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def mxp_inert(text):
+    """A message (a str, or `(str, {kwargs})`) with `&`, `<` and `>` written as MXP entities
+    (see "MXP" above); anything else is returned as it is."""
+    if isinstance(text, str):
+        return _MXP_SPECIAL.sub(lambda found: _MXP_ENTITIES[found.group()], text)
+    if isinstance(text, tuple) and text and isinstance(text[0], str):
+        return (mxp_inert(text[0]), *text[1:])
+    return text
+
+
+def mxp_active(session, options=None):
+    """Whether the Portal will parse MXP in a message with `options` to `session` (as
+    Evennia's telnet protocol decides: the message's `mxp` option, else the `MXP` flag)."""
+    if not str(getattr(session, "protocol_key", "") or "").startswith("telnet"):
+        return False
+    flags = getattr(session, "protocol_flags", None) or {}
+    return bool((options or {}).get("mxp", flags.get("MXP", False)))
+
+
+def send_mxp_inert(send, obj, text, session, kwargs):
+    """
+    `send(text=text, session=session, **kwargs)` (a `msg()` of `obj`'s parent class), the text
+    and prompt escaped for the sessions that parse MXP (`mxp_inert`); one call as before when
+    none of them does, or when all do.
+    """
+    try:
+        sessions = list(make_iter(session)) if session else list(obj.sessions.all())
+    except AttributeError:
+        sessions = []
+    mxp = [each for each in sessions if mxp_active(each, kwargs.get("options"))]
+    if not mxp:
+        send(text=text, session=session, **kwargs)
+        return
+    others = [each for each in sessions if each not in mxp]
+    if others:
+        send(text=text, session=others, **kwargs)
+    if "prompt" in kwargs:
+        kwargs = {**kwargs, "prompt": mxp_inert(kwargs["prompt"])}
+    send(text=mxp_inert(text), session=mxp if others else session, **kwargs)
 
 
 # ---------------------------------------------------------------- look

@@ -33,17 +33,37 @@ lines; a size that is not a whole number (`"abc"`, a float, a list) is ignored, 
 keeping the size it had. **Ruling:** 0 is no size (NAWS clients send it when they do not know)
 and is ignored too.
 
+**The text encoding** (`ENCODING`, set by the `option` command, the login screen's `encoding`
+command and an account's saved options) is what the Portal encodes every reply with and
+decodes every line with. Evennia checks only that Python knows the name, so `rot13`, `base64`
+or `zlib` (codecs from text to text or bytes to bytes) were taken: the next line dropped the
+connection with a TypeError, and a saved one dropped every later login. `text_encoding` is the
+check, and the session's flags ignore an encoding that fails it, keeping the one they had.
+**Ruling:** an encoding may be set when `str.encode` takes it (Python's own test of a text
+encoding, which refuses rot13 and the like) and it writes printable ASCII, CR and LF as the
+same bytes ASCII does, and reads them back: telnet's commands and line ends and every markup
+code are ASCII, so UTF-16, UTF-7, punycode or EBCDIC would garble them. Every encoding a
+MUD client offers passes (UTF-8, Latin-1, CP437, CP1252, KOI8-R, Big5, GBK, Shift-JIS, ASCII
+...). An encoding that cannot write a character (ASCII and "é") is fine: Evennia then sends
+that reply in the first of `settings.ENCODINGS` instead.
+
 Kept: every printable character: accents, CJK, emoji, and the zero-width joiner and
 non-joiner that emoji and several scripts need. Evennia markup (`|r`, `|/`, ...) is not a
 control character and is left for the commands to judge (see commands/speech.py).
 """
 
+import codecs
 import re
 
 from storyteller_dice.rules.display import MAX_WIDTH, MIN_WIDTH, reported_number
 
 #: protocol flag: (smallest, largest) size a client may report.
 SIZE_BOUNDS = {"SCREENWIDTH": (MIN_WIDTH, MAX_WIDTH), "SCREENHEIGHT": (10, 200)}
+
+#: What an encoding must write as ASCII does and read back (see "The text encoding" above).
+_ASCII_SAMPLE = "".join(map(chr, range(32, 127))) + "\r\n"
+#: Longer than any codec's name: a longer one is refused before Python looks it up.
+_MAX_ENCODING_NAME = 64
 
 # One terminal escape sequence (ECMA-48), so that it goes as a whole: CSI (ESC [ or U+009B)
 # with its parameter, intermediate and final bytes; OSC/DCS/PM/APC strings up to their
@@ -120,12 +140,35 @@ def bounded_size(name, value):
     return sizes if 0 in sizes else None
 
 
+def text_encoding(name):
+    """
+    The codec's own name for `name` (`"UTF8"` -> `"utf-8"`) when a session may use it as its
+    text encoding (see "The text encoding" above), else None.
+    """
+    if not isinstance(name, str) or not name.strip() or len(name) > _MAX_ENCODING_NAME:
+        return None
+    try:
+        info = codecs.lookup(name.strip())
+        written = _ASCII_SAMPLE.encode(info.name)
+        if written != _ASCII_SAMPLE.encode("ascii") or written.decode(info.name) != _ASCII_SAMPLE:
+            return None
+    except (LookupError, ValueError, TypeError):  # UnicodeError is a ValueError
+        return None
+    return info.name
+
+
 def bounded_sizes(flags):
     """
     `flags` (protocol flags about to be set) with every screen size bounded; a size with
-    nothing usable in it is left out, so the session keeps the one it had.
+    nothing usable in it is left out, so the session keeps the one it had. So is an
+    `ENCODING` that is not a text encoding (`text_encoding`); a good one is kept by its
+    codec's name.
     """
     flags = dict(flags)
+    if "ENCODING" in flags:
+        encoding = text_encoding(flags.pop("ENCODING"))
+        if encoding is not None:
+            flags["ENCODING"] = encoding
     for name in SIZE_BOUNDS:
         if name in flags:
             sizes = bounded_size(name, flags[name])

@@ -22,6 +22,13 @@ options an account saved. The flags are a `BoundedFlags`, which bounds the sizes
 are set (`typeclasses.inputfilter.bounded_sizes`: 20-250 columns, 10-200 lines, anything not a
 number ignored), so no road can bring a width of 3,000,000 or "abc".
 
+**The text encoding.** `ENCODING` is bounded the same way: the flags ignore an encoding that
+is not a text encoding (`typeclasses.inputfilter.text_encoding`; rot13 dropped the connection
+at the next line), keeping the one they had, whichever road brings it: the `option` command
+(ours refuses it with a line first: commands/options.py), the login screen's `encoding`
+command, the options an account saved (at login, where `DiceAccountMixin.at_post_login` also
+tells the player and forgets it, and at a reload, `Session.at_sync`), and the Portal's copy.
+
 **Taking turns.** Evennia runs commands one at a time in the order they arrive, so sixty
 expensive lines sent in one burst made every other player wait for all sixty. Here a session
 runs one piece of input, then lets the reactor serve everyone else before its next one: its
@@ -80,7 +87,8 @@ def bounded_reply(text):
 
 
 class BoundedFlags(dict):
-    """A session's protocol flags: the screen sizes are bounded however they are set."""
+    """A session's protocol flags: the screen sizes and the encoding are bounded however they
+    are set."""
 
     def __init__(self, *args, **kwargs):
         super().__init__()
