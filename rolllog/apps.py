@@ -96,29 +96,23 @@ class RollLogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from django.conf import settings
-
-        problem = start_problem()
-        if problem:
-            print(problem, file=sys.stderr, flush=True)
-            raise SystemExit(1)
-        complete_settings(settings)
-        from storyteller_dice.typeclasses import hardening
-
-        hardening.complete_settings(settings)
         # Imported here, not at the top: the receivers need every app's models loaded (Django's
         # start order), which they are only once the registry calls `ready()`.
         from django.conf import settings
 
         from storyteller_dice.typeclasses import hardening
 
-        from . import signals
-
+        problem = start_problem()
+        if problem:
+            print(problem, file=sys.stderr, flush=True)
+            raise SystemExit(1)
+        complete_settings(settings)
         # The opt-in bundle's settings (DICE_HARDEN_GAME; nothing when it is off): read by
         # Evennia only after django.setup(), in the Server and the Portal alike.
         hardening.complete_settings(settings)
+        # After the settings are complete: what these import may read them.
+        from . import server_errors, signals
+
         signals.connect()
         # Every HTTP 500 of the website logged, with a reference (rolllog/server_errors.py).
-        from . import server_errors
-
         server_errors.connect()
