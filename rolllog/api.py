@@ -32,9 +32,7 @@ Storing
   `result` and `difficulty_given`, which a command may keep in its record for itself (the
   rules' own result: `commands/rolls.py` hands the record to its wing), are not stored: the
   view says what was shown, `data` what the system keeps. Any other key is kept in `details`
-  too (as JSON, or as text when it is not JSON). Rows written before the record had views
-  were converted by the data migration (rolllog/migrations/0003_v5_rows_to_views.py), the
-  only place their shape is still known.
+  too (as JSON, or as text when it is not JSON).
 
 - `record_action(actor, subject, kind, description, ...)` stores a staff action that is not a
   roll (Hunger set, slaked, ...), private to the actor, the subject and staff by default.

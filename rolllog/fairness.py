@@ -32,8 +32,7 @@ also summed per UTC day, system, group label, die size and face in `FaceTally`:
   UPDATE SET count = count + excluded.count`) in the transaction that inserts its RollFace
   rows, so the two never disagree; deleting RollFace rows through Django (an entry's deletion
   cascades to them) takes their counts off again (`rolllog.models`). RollFace rows written
-  around `add_to_tally` (migration 0006, raw SQL, a hand-made fix) need `rebuild_tally`, which
-  migration 0007 runs once for the rows that existed before the tally.
+  around `add_to_tally` (raw SQL, a hand-made fix) need `rebuild_tally`.
 - `face_counts` for everyone reads the whole UTC days inside the window from the tally and
   the part days at its edges (a window that starts 30 days ago to the second) from RollFace:
   exactly the counts RollFace alone gives, in a few thousand rows.
@@ -45,7 +44,7 @@ private roll's faces are counted only in the reports of those it was shown to (t
 the character rolled for, the named receivers, their accounts) and of staff, exactly the
 people `+roll/verify` shows it to; everyone else's report counts public rolls only. Were it
 otherwise, running the report before and after another player's private roll would give its
-exact faces. So RollFace and FaceTally keep `private` (copied from the entry, migration 0009),
+exact faces. So RollFace and FaceTally keep `private` (copied from the entry),
 the tally sums public and private faces apart, and a player's whole-game report is the public
 tally plus the private RollFace rows of the entries they took part in (`Participant`): a
 few rows more than the public report, however large the game.
@@ -160,8 +159,8 @@ def remove_from_tally(faces, model=None, using=None):
 def rebuild_tally(model=None, face_model=None, using=None, batch=REBUILD_BATCH):
     """
     Empty the tally and sum every RollFace row into it again, a batch of ids at a time (each
-    summed by the database): migration 0007's backfill, and the way back after anything wrote
-    RollFace rows around `add_to_tally`. Returns the number of tally rows.
+    summed by the database): the way back after anything wrote RollFace rows around
+    `add_to_tally`. Returns the number of tally rows.
     """
     model, face_model = model or FaceTally, face_model or RollFace
     db = using or connection_for(model).alias

@@ -20,7 +20,7 @@ counted there by the same functions (`count_entries`, `reach`) in the same trans
 statement per table, whatever the audience.
 
 **Ruling:** anything that writes entries around `save()` (a bulk insert, raw SQL, an edited
-time or room) must `rebuild()` afterwards; migration 0008 does it once for the existing log.
+time or room) must `rebuild()` afterwards.
 The tables always read as a rebuild would count the log at that moment (the tests check it
 after every kind of change).
 """
@@ -232,9 +232,8 @@ def _add_participants(entries, found, db):
 def rebuild(using=None, batch=REBUILD_BATCH, **given):
     """
     Empty `DayCount`, `RoomVisit` and `Participant` and count the whole log into them again,
-    a batch of entry ids at a time (the database counting each): migration 0008's backfill
-    (it passes its historical models), and the way back after entries were written around
-    `save()`. Returns the three tables' row counts.
+    a batch of entry ids at a time (the database counting each): the way back after entries
+    were written around `save()`. Returns the three tables' row counts.
     """
     found = _models(**given)
     RollEntry, DayCount, RoomVisit, Participant = (found[name] for name in

@@ -11,9 +11,7 @@ The record is system-neutral: the roll as people saw it is `view`, a
 `rules.engine.RollView` dict (labelled groups of dice whose faces carry marks, the target as
 text, the score, the outcome with its label and tone), so any row can be shown again without
 the system that made it; a contest or teamwork roll keeps each side apart in `sides` and the
-verdict the room saw; `data` is the system's own record (`System.record`). Rows from before
-(V5 columns `regular`, `hunger`, `difficulty`, `successes`) were moved into this form by
-migration 0003 (its frozen code is the migration's own).
+verdict the room saw; `data` is the system's own record (`System.record`).
 
 `RollFace` keeps every rolled die's face apart from the JSON view, one row per
 (entry, group label, die size, face) with its count, so the fairness report counts faces in
@@ -242,7 +240,7 @@ class DayCount(models.Model):
     How many entries were made on one UTC day in one room, public or private: the count behind
     a long list's "Page N of M" and the day a deep page starts on (`rolllog.api.page`). Kept
     exact where entries are saved and deleted (the signals below, in the entry's transaction);
-    rebuilt from the log by `rolllog.listing.rebuild` (migration 0008).
+    rebuilt from the log by `rolllog.listing.rebuild`.
 
     `room` is the id of the entries' room (0: none; -1: every room and none at once, the whole
     log's rows), a plain number rather than a link: when a room is deleted its entries lose

@@ -222,7 +222,6 @@ BUNDLE = {
 ALLOWED = {
     ("typeclasses/characters.py", 'self.__dict__["_sheet_memo"] = memo'): "our own memo on our mixin's instance",
     ("rolllog/counting.py", "setattr(_HELD, connection.alias, held)"): "our own thread-local, keyed by alias",
-    ("rolllog/migrations/0003_v5_rows_to_views.py", "setattr(entry, key, value)"): "our own model's fields",
 }
 PRIVATE_ASSIGNMENT = re.compile(r"\._[A-Za-z_]\w*(\[[^]]*\])?\s*(=(?!=)|\+=)|setattr\(|__dict__\[")
 

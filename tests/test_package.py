@@ -232,19 +232,6 @@ class TestHostData(EvenniaCommandTest):
         assert self.char2.attributes.get("values", category="sheet") == {"x": 1}
         assert self.char2.attributes.get("values", category=SHEET) == {"strength": 3}
 
-    def test_the_migration_moves_only_the_sheets_keys(self):
-        from django.apps import apps
-
-        migration = importlib.import_module("storyteller_dice.rolllog.migrations.0010_sheet_category")
-        self.char1.attributes.add("values", {"dexterity": 4}, category="sheet")
-        self.char1.attributes.add("approved", True, category="sheet")
-        self.char1.attributes.add("notes", "host data", category="sheet")
-        migration.forwards(apps, None)
-        self.char1.attributes.reset_cache()
-        assert self.char1.sheet_values["dexterity"] == 4 and self.char1.approved
-        assert self.char1.attributes.get("notes", category="sheet") == "host data"
-        assert self.char1.attributes.get("values", category="sheet") is None
-
 
 class TestTraitsContrib(EvenniaCommandTest):
     """DICE_TRAIT_SOURCE: a host whose stats are `evennia.contrib.rpg.traits` TraitHandlers."""

@@ -5,7 +5,7 @@ The roll log at scale: the roll log's long lists page by what `rolllog.listing` 
 - Every saved entry is counted on its UTC day, room and privacy, and a deleted one is taken
   off; the rooms each character was in and the participants of private or roomless entries
   follow saves, receivers set, added and removed, deletions of entries, rooms and
-  characters; `listing.rebuild` (migration 0008) gives the same tables.
+  characters; `listing.rebuild` gives the same tables.
 - A player's list is exactly the rule (their rolls, the rolls shown to them, the public rolls
   of the rooms they were in), checked against the rule written out in Python.
 - Pages read by the day counts are exactly the pages the database's own count and OFFSET give
@@ -17,12 +17,9 @@ The roll log at scale: the roll log's long lists page by what `rolllog.listing` 
 """
 
 import datetime
-import importlib
 import random
 
 import pytest
-from django.apps import apps
-from django.db import connection
 from django.test import Client
 from evennia.utils import create
 
@@ -305,47 +302,3 @@ def test_the_web_page_says_the_same_page_of_the_same_count(game):
         assert (page.number, page.paginator.num_pages, page.count) == (number, pages, len(expected))
         assert [row["entry"].id for row in response.context["rows"]] == expected[(number - 1) * 50:number * 50]
     assert f"Page 2 of {pages}" in client.get("/rolls/?page=2").content.decode()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_migration_0008_counts_the_log_and_goes_back():
-    from django.db.migrations.loader import MigrationLoader
-    from django.test import override_settings
-
-    from evennia.objects.models import ObjectDB
-
-    # Bare rows, no typeclass hooks: this test commits (the database is emptied after it).
-    ObjectDB.objects.bulk_create([ObjectDB(db_key=f"Bare{n}") for n in range(3)])
-    first, second, room = ObjectDB.objects.filter(db_key__startswith="Bare").order_by("id")
-    rng = random.Random(8)
-    for number in range(90):
-        entry = RollEntry.objects.create(
-            code=f"M{number:07d}", private=rng.random() < 0.4, character_id=first.id,
-            room_id=room.id if rng.random() < 0.7 else None,
-            created=MIDNIGHT + datetime.timedelta(seconds=rng.uniform(0, 5 * 86400)))
-        if rng.random() < 0.5:
-            entry.receivers.set([second.id])
-    kept = tables()
-    assert len(kept[0]) > 5 and len(kept[1]) == 2 and len(kept[2]) > 20
-    with override_settings(MIGRATION_MODULES={}):  # the suite runs with --no-migrations
-        loader = MigrationLoader(None, ignore_no_migrations=True)
-    before = loader.project_state(("rolllog", "0007_facetally"))
-    migration = loader.get_migration("rolllog", "0008_listing_counts")
-    with connection.schema_editor() as editor:
-        for model in (DayCount, RoomVisit, Participant):
-            editor.delete_model(model)
-        editor.remove_index(RollEntry, RollEntry._meta.indexes[-1])
-    with connection.schema_editor() as editor:
-        migration.apply(before.clone(), editor)
-    assert tables() == kept
-    with connection.schema_editor() as editor:  # run again: rebuilt, nothing doubles
-        importlib.import_module("rolllog.migrations.0008_listing_counts").forwards(apps, editor)
-    assert tables() == kept
-    with connection.schema_editor() as editor:
-        migration.unapply(before.clone(), editor)
-    names = connection.introspection.table_names()
-    assert not {"rolllog_daycount", "rolllog_roomvisit", "rolllog_participant"} & set(names)
-    with connection.schema_editor() as editor:
-        for model in (DayCount, RoomVisit, Participant):
-            editor.create_model(model)
-        editor.add_index(RollEntry, RollEntry._meta.indexes[-1])

@@ -4,20 +4,17 @@ The roll log at scale: the roll log at scale, on a small log.
 - `rolllog.api.page` (keyset from an index seek) gives exactly the rows of the old OFFSET
   reading, page after page, with no duplicates or gaps, also under filters and with many
   entries made in the same instant (the id breaks the tie); the web page too.
-- `rolllog.fairness`: the RollFace rows are written for each new roll and by the data
-  migration, the ruling on which dice count holds on explicit faces, and `face_counts` (a
-  GROUP BY) equals a Python count over the same rows.
+- `rolllog.fairness`: the RollFace rows are written for each new roll, the ruling on which
+  dice count holds on explicit faces, and `face_counts` (a GROUP BY) equals a Python count over the same rows.
 
 The million-row timings are bench/bench_rolllog.py (not a test).
 """
 
 import datetime
-import importlib
 import random
 from collections import Counter
 
 import pytest
-from django.apps import apps
 from django.test import Client
 from django.utils import timezone
 from evennia.accounts.models import AccountDB
@@ -202,28 +199,3 @@ def test_face_counts_equal_a_python_count(people):
     assert sum(sum(f.values()) for f in fairness.face_counts().values()) == \
         sum(len(g["dice"]) for e in entries for g in e.view["groups"])
     assert fairness.face_counts(system="dicecheck") == python_counts([e for e in entries if e.system == "dicecheck"])
-
-
-def test_the_data_migration_fills_the_faces_of_existing_rows(people):
-    entries = fill(people, count=60)
-    # A reroll and an action among them.
-    room, anna, _bob = people
-    before = view([("Dice", 10, [(2, ()), (3, ())])])
-    after = view([("Dice", 10, [(8, ("rerolled",)), (3, ())])])
-    reroll = RollEntry.objects.create(code="R0000001", character=anna, view=after, initial=before, room=room)
-    RollEntry.objects.create(code="A0000001", character=anna, action=True, kind="hunger")
-    assert not RollFace.objects.exists()  # written straight into the table: no faces yet
-    migration = importlib.import_module("rolllog.migrations.0006_fill_rollface")
-    migration.forwards(apps, None)
-    expected = Counter()
-    for entry in entries:
-        for group in entry.view["groups"]:
-            for face, _marks in group["dice"]:
-                expected[(entry.id, group["label"], group["sides"], face)] += 1
-    expected.update({(reroll.id, "Dice", 10, 2): 1, (reroll.id, "Dice", 10, 3): 1, (reroll.id, "Dice", 10, 8): 1})
-    got = Counter({(e, label, sides, face): count for e, label, sides, face, count
-                   in RollFace.objects.values_list("entry_id", "label", "sides", "face", "count")})
-    assert got == expected
-    # Run again (a retried migration), nothing doubles.
-    migration.forwards(apps, None)
-    assert RollFace.objects.count() == len(expected)

@@ -7,19 +7,14 @@ report.
 - `face_counts` for everyone (whole days from the tally, the edge part days from RollFace)
   gives exactly the counts RollFace alone gives, on seeded rolls over ten days, for windows
   that cut days anywhere, start or end on midnight, or hold no whole day at all.
-- Migration 0007 fills the tally from the RollFace rows that exist, and goes back.
 - `rolled_characters` (the fairness page's staff choices, by index seeks) is exactly the
   distinct characters of RollFace.
 """
 
 import datetime
-import importlib
 import random
-from collections import Counter
 
 import pytest
-from django.apps import apps
-from django.db import connection
 from django.db.models import Sum
 from django.utils import timezone
 from evennia.utils import create
@@ -185,36 +180,6 @@ def test_rebuild_gives_the_tally_written_at_roll_time(people):
     assert tally_rows() == written
 
 
-@pytest.mark.django_db(transaction=True)
-def test_migration_0007_fills_the_tally_and_goes_back():
-    from django.db.migrations.loader import MigrationLoader
-    from django.test import override_settings
-
-    # No game objects: this test commits, and they would outlive it.
-    seeded_rolls((None, None, None), count=80, seed=7)
-    written = tally_rows()
-    with override_settings(MIGRATION_MODULES={}):  # the suite runs with --no-migrations
-        loader = MigrationLoader(None, ignore_no_migrations=True)
-    before = loader.project_state(("rolllog", "0006_fill_rollface"))
-    migration = loader.get_migration("rolllog", "0007_facetally")
-    with connection.schema_editor() as editor:
-        editor.delete_model(FaceTally)
-    with connection.schema_editor() as editor:
-        migration.apply(before.clone(), editor)
-    assert tally_rows() == written
-    # Run again (a retried migration): rebuilt, nothing doubles.
-    after = loader.project_state(("rolllog", "0007_facetally")).apps
-    with connection.schema_editor() as editor:
-        importlib.import_module("rolllog.migrations.0007_facetally").forwards(after, editor)
-    assert tally_rows() == written
-    with connection.schema_editor() as editor:
-        migration.unapply(before.clone(), editor)
-    assert "rolllog_facetally" not in connection.introspection.table_names()
-    with connection.schema_editor() as editor:
-        editor.create_model(FaceTally)
-    assert Counter(RollFace.objects.values_list("system", flat=True))  # RollFace untouched
-
-
 def test_rolled_characters_are_the_distinct_characters_of_the_faces(people):
     room, anna, bob = people
     assert fairness.rolled_characters() == []
@@ -224,41 +189,3 @@ def test_rolled_characters_are_the_distinct_characters_of_the_faces(people):
     RollFace.objects.filter(entry__code="T0000003").update(character=None)  # Carl's, its link gone
     expected = sorted(RollFace.objects.exclude(character_id=None).values_list("character_id", flat=True).distinct())
     assert fairness.rolled_characters() == expected == sorted([anna.id, bob.id])
-
-
-@pytest.mark.django_db(transaction=True)
-def test_migration_0009_splits_the_tally_by_privacy_and_goes_back():
-    from django.db.migrations.loader import MigrationLoader
-    from django.test import override_settings
-
-    seeded_rolls((None, None, None), count=80, seed=9)
-    RollEntry.objects.filter(id__in=list(RollEntry.objects.order_by("id").values_list("id", flat=True))[::3]).update(
-        private=True)
-    private_ids = set(RollEntry.objects.filter(private=True).values_list("id", flat=True))
-    assert 20 < len(private_ids) < 60
-    RollFace.objects.update(private=False)  # as 0008 left them: no RollFace knew its entry's privacy
-    fairness.rebuild_tally()
-    combined = Counter()
-    for day, _private, system, label, sides, face, count in FaceTally.objects.values_list(
-            "day", "private", "system", "label", "sides", "face", "count"):
-        combined[(day, system, label, sides, face)] += count
-    with override_settings(MIGRATION_MODULES={}):  # the suite runs with --no-migrations
-        loader = MigrationLoader(None, ignore_no_migrations=True)
-    before = loader.project_state(("rolllog", "0008_listing_counts"))
-    migration = loader.get_migration("rolllog", "0009_private_faces")
-    with connection.schema_editor() as editor:
-        migration.unapply(before.clone(), editor)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT day, system, label, sides, face, count FROM rolllog_facetally")
-        old = {(fairness.utc_day(day) if isinstance(day, datetime.datetime) else
-                datetime.date.fromisoformat(str(day)), *rest): count for day, *rest, count in cursor.fetchall()}
-    assert old == dict(combined)
-    with connection.schema_editor() as editor:
-        migration.apply(before.clone(), editor)
-    assert set(RollFace.objects.filter(private=True).values_list("entry_id", flat=True)) == private_ids
-    split = Counter()
-    for face in RollFace.objects.all():
-        split[(fairness.utc_day(face.created), face.entry_id in private_ids, face.system, face.label, face.sides,
-               face.face)] += face.count
-    assert sorted(FaceTally.objects.values_list("day", "private", "system", "label", "sides", "face", "count")) == \
-        sorted((*key, count) for key, count in split.items())

@@ -15,8 +15,7 @@ system derives (V5's Hunger, Willpower left) is in `roller().state`, read by the
 A game whose traits live elsewhere supplies them with `DICE_TRAIT_SOURCE` (`typeclasses.traits`).
 
 **Ruling:** the category is "storyteller_dice", not a plain word like "sheet" that a host's
-own code may well use for its own data; sheets written under "sheet" by earlier versions are
-moved by the roll log's migration 0010 (only the keys this code writes).
+own code may well use for its own data.
 """
 
 import unicodedata
