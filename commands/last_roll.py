@@ -26,16 +26,6 @@ from .dice_base import dice_system, staff_in_room
 
 LAST_ROLL = "last_roll"  # the Attribute (category commands.pending.PENDING)
 UNWRAPPED = 10**6  # columns: lines drawn whole, fitted to each receiver when sent
-# Where the kept rolls' classes lived before (kept values name their class; a roll kept over
-# the upgrade is still read).
-MOVED = {f"commands.{name}": f"commands.v5.{name}" for name in ("willpower", "rolls", "contest", "teamwork")}
-# Classes moved to this module since (`ExtendedLastRoll` was V5's; it is every system's now).
-# (`LastRoll` and `NotRerollable` were V5's +willpower's; every system keeps its last roll here.)
-MOVED_CLASSES = {
-    ("storyteller_dice.commands.v5.rolls", "ExtendedLastRoll"): "storyteller_dice.commands.last_roll",
-    ("storyteller_dice.commands.v5.willpower", "LastRoll"): "storyteller_dice.commands.last_roll",
-    ("storyteller_dice.commands.v5.willpower", "NotRerollable"): "storyteller_dice.commands.last_roll",
-}
 
 
 def reroll_request(result, difficulty_given=True):
@@ -139,9 +129,6 @@ class LastRoll:
         """The LastRoll stored by `to_data`, or None for anything unreadable."""
         try:
             module, _, name = data["class"].partition(":")
-            module = MOVED.get(module, module)
-            module = f"storyteller_dice.{module}" if module.startswith("commands.") else module
-            module = MOVED_CLASSES.get((module, name), module)
             if not module.startswith("storyteller_dice.commands."):
                 return None
             found = getattr(importlib.import_module(module), name)
@@ -153,7 +140,7 @@ class LastRoll:
             fields.setdefault("record", None)
             last.__dict__.update(fields)
             return last
-        except Exception:  # noqa: BLE001 - an old or damaged value is no roll to reroll
+        except Exception:  # noqa: BLE001 - a damaged value is no roll to reroll
             return None
 
 

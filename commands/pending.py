@@ -40,7 +40,7 @@ from storyteller_dice.rolllog import api as rolllog_api
 from storyteller_dice.typeclasses.characters import DiceCharacterMixin
 from storyteller_dice.typeclasses.stored import replace_value
 
-from .dice_base import dice_system, dice_wing
+from .dice_base import dice_wing
 
 PENDING = "dice_pending"
 NOTICES = "notices"
@@ -50,35 +50,6 @@ PUPPET_HOOK = "dice_pending_on_puppet"
 _DATACLASS = "__dataclass__"
 # Rebuilt classes must come from here: a stored name never imports arbitrary code.
 _ALLOWED_PREFIXES = ("storyteller_dice.rules.",)
-# Before the game's code was the package storyteller_dice, its classes were stored as
-# "rules.<module>:<class>"; state kept over the upgrade still reads.
-_LEGACY_PREFIXES = {"rules.": "storyteller_dice.rules."}
-
-
-# Before each system's rules were one subpackage (rules/v5/...), they were flat modules;
-# state stored then names them so.
-_FLAT_RULES = {
-    "v5_contest": "v5.contest", "v5_contest_odds": "v5.contest_odds", "v5_dice": "v5.dice",
-    "v5_extended": "v5.extended", "v5_humanity": "v5.humanity", "v5_odds": "v5.exact_odds",
-    "v5_rouse": "v5.rouse", "v5_sheet": "v5.sheet", "v5_system": "v5.system",
-    "v20_contest_odds": "v20.contest_odds", "v20_health": "v20.health", "v20_system": "v20.system",
-    "seyruun_contest_odds": "seyruun.contest_odds", "seyruun_system": "seyruun.system",
-    "whalefall_system": "whalefall.system",
-    "dicecheck_contest_odds": "dicecheck.contest_odds", "dicecheck_system": "dicecheck.system",
-}
-
-
-def upgraded_module(module):
-    """A stored module name as it is now (an older top-level name gets the package's, a flat
-    rules module its subpackage's)."""
-    for old, new in _LEGACY_PREFIXES.items():
-        if module.startswith(old):
-            module = new + module[len(old):]
-            break
-    package, _, name = module.rpartition(".")
-    if package == "storyteller_dice.rules" and name in _FLAT_RULES:
-        return f"{package}.{_FLAT_RULES[name]}"
-    return module
 
 
 # ---------------------------------------------------------------- plain data
@@ -112,7 +83,6 @@ def to_plain(value):
 
 def _dataclass(path):
     module, _, name = path.partition(":")
-    module = upgraded_module(module)
     if not module.startswith(_ALLOWED_PREFIXES):
         raise ValueError(f"refusing to rebuild {path}")
     cls = getattr(importlib.import_module(module), name)
@@ -284,22 +254,17 @@ def tell_connected():
 def at_server_start():
     """
     Every start: expire the challenges whose time ran out while the server was down (both
-    sides told, or their notices kept), set the timers of the others again, carry extended rolls
-    left open by an earlier version into today's state (`commands.extended_upgrade`), and, once
-    the Portal has handed back the connected sessions, tell their characters what is pending.
+    sides told, or their notices kept), set the timers of the others again, and, once the Portal
+    has handed back the connected sessions, tell their characters what is pending.
     """
-    # Imported here: commands.contest and commands.extended_upgrade import this module at their top (a cycle).
-    from . import contest, extended_upgrade
+    # Imported here: commands.contest imports this module at its top (a cycle).
+    from . import contest
 
     try:
         contest.restore_challenges()
         dice_wing().at_server_start()
     except Exception:  # noqa: BLE001 - the server must start whatever is stored
         logger.log_trace("restoring pending challenges")
-    try:
-        extended_upgrade.upgrade(dice_system().key)
-    except Exception:  # noqa: BLE001 - the server must start whatever an earlier version stored
-        logger.log_trace("carrying over extended rolls kept by an earlier version")
     # The sessions are synced from the Portal right after the start hooks run.
     delay(1, tell_connected)
 

@@ -104,15 +104,6 @@ class TestExtended(TableTest):
         self.do(CmdWillpower, "", [10, 10], {self.char2: REROLLED})
         self.assertEqual(self.state()["total"], 6)
 
-    def test_a_roll_kept_under_the_wings_old_class_name_still_corrects_the_total(self):
-        # Kept before the extended roll's kept roll became the shared commands.last_roll's.
-        self.do(CmdRoll, "/extended dex+athletics vs 10", [1, 2, 6, 3, 7])
-        kept = pending.load(self.char1, LAST_ROLL)
-        self.assertEqual(kept["class"], "storyteller_dice.commands.last_roll:ExtendedLastRoll")
-        pending.save(self.char1, LAST_ROLL, {**kept, "class": "storyteller_dice.commands.v5.rolls:ExtendedLastRoll"})
-        self.do(CmdWillpower, "", [10, 10], {self.char2: REROLLED})
-        self.assertEqual(self.state()["total"], 6)
-
     def test_willpower_refused_once_the_extended_roll_moved_on(self):
         self.start()
         self.do(CmdRoll, "/stop", [])

@@ -209,13 +209,14 @@ def test_a_bad_dice_system_stops_set_up_with_one_line(tmp_path):
                    "whalefall, dicecheck.\n")
 
 
-def test_stored_state_under_the_old_names_still_reads():
+def test_stored_state_rebuilds_only_the_rules_classes():
     from storyteller_dice.commands import pending
     from storyteller_dice.rules.v5.contest import ContestResult
 
-    assert pending._dataclass("rules.v5.contest:ContestResult") is ContestResult
-    with pytest.raises(ValueError):
-        pending._dataclass("os.path:join")
+    assert pending._dataclass("storyteller_dice.rules.v5.contest:ContestResult") is ContestResult
+    for path in ("os.path:join", "rules.v5.contest:ContestResult"):
+        with pytest.raises(ValueError):
+            pending._dataclass(path)
 
 
 class TestHostData(EvenniaCommandTest):

@@ -239,7 +239,7 @@ class TestWillpowerSurvives(PendingTest):
     def test_damaged_stored_roll_is_no_roll(self):
         pending.save(self.char1, "last_roll", {"class": "os:system", "fields": {}})
         self.refused(CmdWillpower, "", "You have no recent roll to reroll.")
-        pending.save(self.char1, "last_roll", {"class": "storyteller_dice.commands.v5.willpower:LastRoll",
+        pending.save(self.char1, "last_roll", {"class": "storyteller_dice.commands.last_roll:LastRoll",
                                               "fields": {"result": {"__dataclass__": "os:system"}}})
         self.refused(CmdWillpower, "", "You have no recent roll to reroll.")
 

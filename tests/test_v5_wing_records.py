@@ -27,7 +27,6 @@ class TestWingRecords(TableTest):
         self.assertEqual(entry.summary, "1 passed, 1 failed: Hunger 2 -> 3")
         self.assertEqual(entry.data, {"system": "v5", "faces": [3, 4, 5, 6], "passed": 1})
         self.assertEqual(entry.details["hunger_after"], 3)
-        self.assertNotIn("legacy", entry.data)
 
     def test_a_rouse_check_at_hunger_five_keeps_no_dice(self):
         self.char1.set_trait("hunger", 5)

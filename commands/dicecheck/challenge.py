@@ -28,11 +28,6 @@ its player's consent (`typeclasses.access`), and the consent is their answer:
   run out (`WITHDRAWN` on the challenger): asking them again before then is refused, since an
   answer typed for the withdrawn check could otherwise arrive after the new one was asked.
 - `+odds` against another player's sheet has no answer to wait for, and is refused.
-- A check left waiting by an earlier version (the pending value `OLD_CHALLENGE` on the one
-  asked) is made a challenge of the shared flow at server start (`upgrade_waiting_checks`),
-  with the time it was asked: it can still be answered within its 5 minutes, and expires as
-  any other. One already out of time is dropped without a word, as that version dropped it;
-  one that does not read is dropped with a line in the server log.
 """
 
 import time
@@ -42,12 +37,8 @@ from storyteller_dice.rules.display import escape
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import access
 
-from evennia.utils import logger
-from evennia.utils.utils import delay
-
 from .. import pending
-from ..contest import (INCOMING, OUTGOING, Challenge, challenge_to, clear, expire_challenge, live, load_challenge,
-                       make_challenge)
+from ..contest import INCOMING, OUTGOING, challenge_to, clear, live, load_challenge, make_challenge
 from ..dice_base import COMMENT, dice_system, find_character, split_comment
 from ..rolls import CmdCheck, CmdRoll, split_shared
 
@@ -91,9 +82,6 @@ def check_kind(request):
         return "opposed check"
     kind = "damage check" if request.option("damage") else "check"
     return f"{kind} against your {str(need).title()}"
-
-
-OLD_CHALLENGE = "dicecheck_challenge"  # where an earlier version kept the waiting check, on the one asked
 
 
 def _fields(caller, command, private):
@@ -212,44 +200,3 @@ def cancel(cmd):
     pending.save(caller, WITHDRAWN, held)
     cmd.msg(f"You withdraw your check against {escape(mine.defender.key)}: {escape(mine.command, 120)}")
     pending.notify(mine.defender, f"{escape(caller.key)} withdraws their check: {escape(mine.command, 120)}")
-
-
-# ---------------------------------------------------------------- kept by an earlier version
-
-
-def _old_check(target, held):
-    """The challenge an earlier version's waiting check on `target` is today (KeyError,
-    TypeError, ValueError or AttributeError when it does not read)."""
-    challenger, switches = held["from"], [str(name) for name in held.get("switches") or ()]
-    command = str(held.get("command", ""))
-    pool = {"args": str(held.get("args", "")), "switches": switches, "numbers_only": bool(held.get("numbers_only"))}
-    return Challenge(challenger, target, pool, created=float(held["at"]),
-                     **_fields(challenger, command, "private" in switches))
-
-
-def upgrade_waiting_check(target):
-    """Carry `target`'s check kept by an earlier version into the shared flow; the old value goes
-    either way. Returns the challenge, or None (none, out of time, unreadable, or one waits already)."""
-    held = pending.load(target, OLD_CHALLENGE)
-    pending.remove(target, OLD_CHALLENGE)
-    if not held:
-        return None
-    try:
-        challenge = _old_check(target, held)
-        challenge.challenger.key  # noqa: B018 - a deleted character reads as None
-    except (KeyError, TypeError, ValueError, AttributeError):
-        logger.log_warn(f"Dropped the check waiting for {target.key} (#{target.id}) kept by an earlier version: "
-                        f"it does not read: {held!r:.200}")
-        return None
-    if challenge.expired or live(load_challenge(target, INCOMING)) or live(load_challenge(challenge.challenger,
-                                                                                         OUTGOING)):
-        return None
-    challenge.save()
-    delay(challenge.seconds_left, expire_challenge, challenge)
-    return challenge
-
-
-def upgrade_waiting_checks():
-    """At server start: every check an earlier version left waiting, as a challenge of today's flow."""
-    return [challenge for target in pending.holders(OLD_CHALLENGE)
-            if (challenge := upgrade_waiting_check(target)) is not None]

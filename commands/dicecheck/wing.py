@@ -103,10 +103,6 @@ Without a sheet: +check 12d(6+):3, +check 12:3 (12 dice at 6+)."""
         challenge.ask(cmd, target)
         return True
 
-    def at_server_start(self):
-        """Checks left waiting by an earlier version become challenges of today's flow."""
-        challenge.upgrade_waiting_checks()
-
     def prepare_request(self, cmd, request, roller):
         cmd.dicecheck_target = None
         cmd.dicecheck_wounds = None
