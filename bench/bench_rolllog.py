@@ -12,7 +12,7 @@ fills the roll log with `--rows` entries (default 1,000,000) by batched bulk ins
 hundred characters, typeclassed accounts and rooms, public and private rolls, several systems
 and die sizes, over a year, each with its receivers, its RollFace rows and its place in the
 per-day face tally (`rolllog.fairness.add_to_tally`, as `store_roll` keeps it), and one quiet
-player in one room - then counts the lists' tables as migration 0008 does for an existing log
+player in one room - then counts the lists' tables from the whole log
 (`rolllog.listing.rebuild`), and times:
 
 - the Rolls web page (Django's test Client; logged in as staff, as a player who was in every
@@ -253,8 +253,8 @@ def fill(rows, seed=14):
         with connection.cursor() as cursor:
             cursor.execute("SELECT setval(pg_get_serial_sequence('rolllog_rollentry', 'id'), %s)", [rows + 1])
     filled = time.perf_counter() - started
-    # The inserts went around save(), which keeps the lists' counts: count them as migration
-    # 0008 counts an existing log (the tally was kept batch by batch, as store_roll keeps it).
+    # The inserts went around save(), which keeps the lists' counts: count them from the whole
+    # log (the tally was kept batch by batch, as store_roll keeps it).
     from storyteller_dice.rolllog import listing
 
     listing.rebuild()
@@ -312,7 +312,7 @@ def main():
         print(f"Roll log bench on {backend}: {args.rows:,} rows")
         staff, player, quiet, characters, seconds, counted = fill(args.rows)
         print(f"  fill: {seconds:.1f} s ({args.rows / seconds:,.0f} rows/s); "
-              f"the lists' counts (rolllog.listing.rebuild, as migration 0008): {counted:.1f} s")
+              f"the lists' counts (rolllog.listing.rebuild): {counted:.1f} s")
 
     player_char = ObjectDB.objects.get(id=characters[0].id)  # player000's first character (typeclassed)
     staff_char = ObjectDB.objects.get(id=characters[1].id)
