@@ -1,7 +1,9 @@
 """
 The README's "Add to an existing game" blocks, read and applied to a game directory.
 
-Each block in README.md is a fenced code block right after a marker
+The required blocks are in README.md; the optional ones are in docs/install.md ("Optional
+blocks"), read after the README's, in that order, so a block may anchor on a line an earlier
+one adds. Each block is a fenced code block right after a marker
 `<!-- host: <file> | <how>[: <anchor>] [| optional] -->`, where `<how>` is
 
 - `after: <anchor>`: insert the block after the line;
@@ -12,15 +14,18 @@ Each block in README.md is a fenced code block right after a marker
 
 `<anchor>` is text the line contains (`first / second` means the first line containing
 `second` after the first line containing `first`), and `| optional` marks a block a host may
-leave out (the others are the required ones). Reading the README itself means the blocks it
-shows are the ones tested: they cannot drift apart.
+leave out (the others are the required ones). Reading the pages themselves means the blocks
+they show are the ones tested: they cannot drift apart.
 """
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+# Where the blocks are, in the order they are applied.
+SOURCES = (README, ROOT / "docs" / "install.md")
 _BLOCK = re.compile(r"<!-- host: (?P<file>[^|]+?) \| (?P<how>after|before|replace|end|new)(?:: (?P<anchor>[^|]+?))?"
                     r"(?P<optional> \| optional)? -->\s*\n```[a-z]*\n(?P<body>.*?)```", re.S)
 _MARKER = re.compile(r"<!-- host:.*?-->")
@@ -36,15 +41,20 @@ class Edit:
 
 
 def readme_edits(text=None, optional=True):
-    """The README's blocks in its order (the optional ones too unless `optional` is False)."""
-    text = README.read_text() if text is None else text
+    """The blocks in their order (the optional ones too unless `optional` is False)."""
+    text = sources_text() if text is None else text
     edits = [Edit(m["file"].strip(), m["how"],
                   tuple(a.strip() for a in m["anchor"].split(" / ")) if m["anchor"] else (),
                   tuple(m["body"].splitlines(keepends=True)), bool(m["optional"]))
              for m in _BLOCK.finditer(text)]
     if len(edits) != len(_MARKER.findall(text)):
-        raise ValueError("a host marker of README.md is not one host-edits reads")
+        raise ValueError("a host marker of README.md or docs/install.md is not one host-edits reads")
     return [edit for edit in edits if optional or not edit.optional]
+
+
+def sources_text():
+    """README.md and docs/install.md, one after the other: every marker and its block."""
+    return "\n".join(source.read_text() for source in SOURCES)
 
 
 def required_edits(text=None):

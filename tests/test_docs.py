@@ -8,6 +8,7 @@ The forbidden pointers are built from pieces below, so this file does not flag i
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,122 @@ def test_every_pointer_into_docs_names_a_page_that_is_there():
             if not (ROOT / "docs" / name).is_file():
                 missing.append(f"{relative}: docs/{name}")
     assert not missing, "Pointers to docs pages that do not exist:\n" + "\n".join(sorted(missing))
+
+
+# The README is the first screen a newcomer reads: what this is, a roll, the two set-up commands,
+# the install and the systems. Everything longer is a docs page it links.
+README_MOST_LINES = 200
+
+
+def test_the_readme_is_one_short_page():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= README_MOST_LINES, f"README.md has {lines} lines, more than {README_MOST_LINES}"
+
+
+def test_the_readmes_roll_is_one_the_tests_pin():
+    """The roll the README shows is the game's own output: the test of that roll has the same
+    lines (all but the verification code, which differs on every roll)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("```text\n[Roll]") + len("```text\n"):]
+    shown = block[:block.index("```")].splitlines()
+    pinned = (ROOT / "tests" / "test_cmd_rolls.py").read_text(encoding="utf-8")
+    expected = (f'"{shown[0]}\\n"\n'
+                f'                "{shown[1]}\\n"\n'
+                f'                "{shown[2][:shown[2].index("[code ") + len("[code ")]}",')
+    assert expected in pinned, expected
+
+
+# A Markdown link or image `[text](target)`; the target has no spaces (none of ours do).
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^\s*```")
+
+
+def _outside_code(text):
+    """The text of a Markdown page without its fenced blocks and inline code spans."""
+    kept, fenced = [], False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            kept.append(re.sub(r"`[^`]*`", "", line))
+    return "\n".join(kept)
+
+
+def _anchors(path):
+    """The anchors GitHub gives the headings of a Markdown page (`#what-a-roll-costs`)."""
+    found, seen = set(), {}
+    fenced = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        heading = re.match(r"#{1,6} (.*)", line)
+        if fenced or not heading:
+            continue
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(1))  # a link's text only
+        slug = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
+def _pages():
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _broken_links():
+    broken = []
+    for page in _pages():
+        for target in LINK.findall(_outside_code(page.read_text(encoding="utf-8"))):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:: not a file of ours
+                continue
+            name, _, anchor = target.partition("#")
+            linked = (page.parent / name).resolve() if name else page
+            where = f"{page.relative_to(ROOT)}: ({target})"
+            if not linked.exists():
+                broken.append(f"{where}: no such file")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+                broken.append(f"{where}: no heading with that anchor")
+    return broken
+
+
+def test_every_relative_link_of_the_readme_and_docs_is_there():
+    broken = _broken_links()
+    assert not broken, "Links to files or headings that are not there:\n" + "\n".join(broken)
+
+
+@pytest.mark.parametrize(
+    "heading, anchor",
+    [
+        ("## What a roll costs in a full room", "what-a-roll-costs-in-a-full-room"),
+        ("## Extended rolls (every system that has them)", "extended-rolls-every-system-that-has-them"),
+        ("## How a roll came to cost what a `say` costs: the load bench's history",
+         "how-a-roll-came-to-cost-what-a-say-costs-the-load-benchs-history"),
+        ("### V5 (`DICE_SYSTEM=v5`, the default; [docs/v5.md](docs/v5.md))",
+         "v5-dice_systemv5-the-default-docsv5md"),
+    ],
+)
+def test_anchors_are_githubs(heading, anchor, tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(f"# Title\n\n{heading}\n", encoding="utf-8")
+    assert anchor in _anchors(page)
+
+
+def test_a_broken_link_is_found(tmp_path, monkeypatch):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("# T\n\n[a](docs/Gone.md) [b](#nowhere) `[c](gone.md)`\n"
+                                        "[d](https://example.org/x.md)\n", encoding="utf-8")
+    (tmp_path / "docs" / "a.md").write_text("# A\n\n## Here\n\n[e](a.md#here) [f](../README.md#t)\n"
+                                            "```\n[g](gone.md)\n```\n", encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert _broken_links() == ["README.md: (docs/Gone.md): no such file",
+                               "README.md: (#nowhere): no heading with that anchor"]
+
+
+def test_the_docs_index_links_every_page():
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    missing = [page.name for page in sorted((ROOT / "docs").glob("*.md"))
+               if page.name != "README.md" and f"({page.name})" not in index]
+    assert not missing, "docs/README.md does not link: " + ", ".join(missing)

@@ -1,5 +1,5 @@
 """
-The layers: data flows one way, rules <- typeclasses <- commands (README, Layout).
+The layers: data flows one way, rules <- typeclasses <- commands (docs/layout.md).
 
 - Nothing under typeclasses/, rules/ or rolllog/ imports `commands` (at the top of a module or
   inside a function, absolute, relative or by `importlib.import_module("...")` with a literal).

@@ -1,7 +1,8 @@
 """
 The installable package `storyteller_dice` (README: "Add to an existing game"), from this
 checkout: its public names, its layers, the host's data left alone, the traits contrib
-adapter, and game/ made of Evennia's stock files plus exactly the README's lines.
+adapter, and game/ made of Evennia's stock files plus exactly the lines of the README (the
+required ones) and docs/install.md (the optional ones).
 (tests/e2e/test_install.py installs it into a fresh virtualenv and a fresh game.)
 """
 
@@ -96,8 +97,16 @@ NOT_ANCHORS = ("server/conf/at_server_startstop.py", "server/conf/at_initial_set
 
 
 def test_every_host_marker_of_the_readme_is_read():
-    text = (ROOT / "README.md").read_text()
+    text = host_edits.sources_text()
     assert len(host_edits.readme_edits(text)) == text.count("<!-- host:") == 18
+
+
+def test_the_required_blocks_are_in_the_readme_and_the_optional_ones_in_the_install_page():
+    """A newcomer finds every required line on the README's page; docs/install.md has the rest."""
+    readme = (ROOT / "README.md").read_text()
+    install = (ROOT / "docs" / "install.md").read_text()
+    assert host_edits.readme_edits(readme) == host_edits.required_edits()
+    assert [edit.optional for edit in host_edits.readme_edits(install)] == [True] * 12
 
 
 def test_the_required_blocks_are_four_files_and_at_most_twelve_lines():
@@ -261,10 +270,10 @@ class TestTraitsContrib(EvenniaCommandTest):
 
 
 def test_the_readmes_worked_example_is_the_awkward_hosts_source():
-    """The dict-Attribute trait source the README shows is the one the awkward host runs."""
+    """The dict-Attribute trait source docs/install.md shows is the one the awkward host runs."""
     import textwrap
 
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "install.md").read_text()
     example = text[text.index("# world/dice_stats.py\n"):]
     example = textwrap.dedent(example[:example.index("```")].split("\n", 1)[1])
     hosted = (ROOT / "tests" / "hosts" / "awkward" / "world" / "dice_stats.py").read_text()
@@ -273,6 +282,6 @@ def test_the_readmes_worked_example_is_the_awkward_hosts_source():
 
 @pytest.mark.parametrize("path", package_modules())
 def test_the_package_reads_no_environment(path):
-    """Settings come from the host's settings.py only (README: "What the package does by itself")."""
+    """Settings come from the host's settings.py only (docs/install.md: "What the package does by itself")."""
     source = (ROOT / path).read_text()
     assert "os.environ" not in source and "getenv" not in source

@@ -1,6 +1,6 @@
 """
 The web client's dice panel, server side (the browser side is the package's static file
-`rolllog/static/storyteller_dice/dice_panel.js`; README: "The dice panel").
+`rolllog/static/storyteller_dice/dice_panel.js`; docs/web.md: "The dice panel").
 
 A web client session becomes a panel session when the plugin says so (the inputfunc
 `dice_panel` with `hello`, kept as the protocol flag `DICE_PANEL`); only then does it get the panel's OOB messages. Evennia's own web

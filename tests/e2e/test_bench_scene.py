@@ -1,7 +1,7 @@
 """
 End to end: the load bench (bench/bench_scene.py) still drives a real server. Three players,
 two rounds: every closed-loop command and every V5 scene step is answered, and the report
-carries the figures and ratios the README's table is made from.
+carries the figures and ratios docs/performance.md's table (Figures) is made from.
 """
 
 import json

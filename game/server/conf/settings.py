@@ -3,7 +3,7 @@ Evennia settings for the Storyteller dice game.
 
 The game directory is `game/`, a host game like any other: the dice system is the installed
 package `storyteller_dice` (`pip install -e .`, which scripts/setup.sh does), added with the
-lines of README.md's "Add to an existing game", the required ones and every optional one
+lines of README.md's "Add to an existing game" and docs/install.md's optional ones
 (here and in game/commands/, game/typeclasses/, game/web/urls.py).
 
 Environment variables (all optional):
@@ -105,7 +105,7 @@ else:
     # the game serves everyone else while the disk syncs. FULL syncs the log at every commit,
     # the game waiting for it. NORMAL syncs it only at checkpoints: safe from any crash of the
     # game itself, but an OS crash or a power cut may undo the last moments' rolls, whose lines
-    # the players already saw. The load bench measures them (README, Load bench). Anything
+    # the players already saw. The load bench measures them (docs/performance.md, Load bench). Anything
     # else is refused at start. Without the bundle (DICE_HARDEN_GAME), whose barrier SENDING
     # needs, the default is FULL.
     _SYNCHRONOUS = os.environ.get("GAME_SQLITE_SYNCHRONOUS", "SENDING" if _HARDEN else "FULL").strip().upper()

@@ -1,4 +1,4 @@
-"""The host's stats for the dice package (`DICE_TRAIT_SOURCE`): the README's worked example."""
+"""The host's stats for the dice package (`DICE_TRAIT_SOURCE`): docs/install.md's worked example."""
 
 
 class StatsSource:
