@@ -5,7 +5,7 @@
 #   scripts/setup.sh            run it (the other scripts do this for you)
 #   source scripts/setup.sh     the same, and .venv/bin is then first on PATH
 #
-# Idempotent: re-installs (and byte-compiles) only when pyproject.toml, setup.py (or the extras)
+# Idempotent: re-installs (and byte-compiles) only when pyproject.toml (or the extras)
 # changed; silent when there is nothing to do.
 #
 # Environment (all optional):
@@ -65,8 +65,8 @@ _st_extras() {
 _st_stamp_value() {
     local extras
     extras="$(_st_extras)"
-    # setup.py holds the package's layout (pyproject.toml the rest): either changing re-installs.
-    echo "$(cat "$_st_repo/pyproject.toml" "$_st_repo/setup.py" 2>/dev/null | sha256sum | cut -d' ' -f1) extras=$extras"
+    # pyproject.toml holds the metadata and the layout: changing it re-installs.
+    echo "$(cat "$_st_repo/pyproject.toml" | sha256sum | cut -d' ' -f1) extras=$extras"
 }
 
 _st_install() {

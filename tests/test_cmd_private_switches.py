@@ -9,7 +9,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog.models import RollEntry
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 from .table_helpers import Connected
 

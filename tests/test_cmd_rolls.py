@@ -3,7 +3,7 @@
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 
 class RollTestBase(EvenniaCommandTest):

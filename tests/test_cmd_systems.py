@@ -15,7 +15,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdSheet, CmdStat
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 from tests.test_engine_contract import sent
 
 CMDS = {"+stat": CmdStat, "+roll": CmdRoll, "+check": CmdCheck, "+odds": CmdOdds, "+sheet": CmdSheet}

@@ -10,7 +10,7 @@ from storyteller_dice.commands.v5.humanity import CmdFrenzy
 from storyteller_dice.commands.v5.hunger import CmdRouse
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 from storyteller_dice.commands.dice_base import dice_system
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from .table_helpers import TableTest
 

@@ -15,8 +15,8 @@ from storyteller_dice.commands.fairness import CmdDice
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog import api, fairness
 from storyteller_dice.rolllog.models import FaceTally, Participant, RollEntry, RollFace
-from rules.fairness import tally
-from rules.randomness import seeded
+from storyteller_dice.rules.fairness import tally
+from storyteller_dice.rules.randomness import seeded
 
 UTC = datetime.timezone.utc
 MIDNIGHT = datetime.datetime(2026, 3, 10, tzinfo=UTC)

@@ -146,7 +146,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
         from storyteller_dice.commands import nospoof
         from storyteller_dice.commands.rolls import CmdRoll
         from storyteller_dice.rolllog.models import RollEntry
-        from rules import display
+        from storyteller_dice.rules import display
 
         people = self.scene(50, widths=(80, 100), name="Wide")
         for character in people[1::3]:

@@ -339,7 +339,7 @@ def test_migration_0008_counts_the_log_and_goes_back():
         migration.apply(before.clone(), editor)
     assert tables() == kept
     with connection.schema_editor() as editor:  # run again: rebuilt, nothing doubles
-        importlib.import_module("rolllog.migrations.0008_listing_counts").forwards(apps, editor)
+        importlib.import_module("storyteller_dice.rolllog.migrations.0008_listing_counts").forwards(apps, editor)
     assert tables() == kept
     with connection.schema_editor() as editor:
         migration.unapply(before.clone(), editor)

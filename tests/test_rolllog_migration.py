@@ -18,10 +18,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from rules import v5
-from rules.engine import RollRequest, RollView
-from rules.pools import build_pool
-from rules.v5.system import SYSTEM as V5
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.engine import RollRequest, RollView
+from storyteller_dice.rules.pools import build_pool
+from storyteller_dice.rules.v5.system import SYSTEM as V5
 
 
 # The migration's module (its name starts with a digit: no `import` statement names it).

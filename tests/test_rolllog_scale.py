@@ -213,7 +213,7 @@ def test_the_data_migration_fills_the_faces_of_existing_rows(people):
     reroll = RollEntry.objects.create(code="R0000001", character=anna, view=after, initial=before, room=room)
     RollEntry.objects.create(code="A0000001", character=anna, action=True, kind="hunger")
     assert not RollFace.objects.exists()  # written straight into the table: no faces yet
-    migration = importlib.import_module("rolllog.migrations.0006_fill_rollface")
+    migration = importlib.import_module("storyteller_dice.rolllog.migrations.0006_fill_rollface")
     migration.forwards(apps, None)
     expected = Counter()
     for entry in entries:

@@ -205,7 +205,7 @@ def test_migration_0007_fills_the_tally_and_goes_back():
     # Run again (a retried migration): rebuilt, nothing doubles.
     after = loader.project_state(("rolllog", "0007_facetally")).apps
     with connection.schema_editor() as editor:
-        importlib.import_module("rolllog.migrations.0007_facetally").forwards(after, editor)
+        importlib.import_module("storyteller_dice.rolllog.migrations.0007_facetally").forwards(after, editor)
     assert tally_rows() == written
     with connection.schema_editor() as editor:
         migration.unapply(before.clone(), editor)

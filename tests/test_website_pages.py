@@ -223,9 +223,9 @@ def test_every_scoring_die_is_marked_in_every_system():
     import random
     from pathlib import Path
 
-    from rules import systems
-    from rules.display import format_die
-    from rules.engine import DOUBLE, SUCCESS, TEN
+    from storyteller_dice.rules import systems
+    from storyteller_dice.rules.display import format_die
+    from storyteller_dice.rules.engine import DOUBLE, SUCCESS, TEN
 
     from storyteller_dice.rolllog.views import _dice
 
