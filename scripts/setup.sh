@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepare the project: a virtualenv in .venv with the project installed (`-e .[test]`), and
+# Prepare the project: a virtualenv in .venv with the project installed (`-e .[test,browser]`), and
 # the git-ignored parts of the game dir that a fresh clone lacks (secret_settings.py, logs/).
 #
 #   scripts/setup.sh            run it (the other scripts do this for you)
@@ -13,6 +13,7 @@
 #   SETUP_NO_UV=1             install with pip only (by default uv is fetched into .venv,
 #                             which is several times faster; pip is the fallback)
 #   GAME_DB=postgres          also install the `postgres` extra (psycopg)
+#   SETUP_MUTATION=1          also install the `mutation` extra (mutmut; no test needs it)
 
 _st_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 _st_venv="$_st_repo/.venv"
@@ -56,10 +57,12 @@ _st_find_python() {
 }
 
 _st_extras() {
+    local extras="test,browser"
     case "${GAME_DB:-sqlite}" in
-        postgres | postgresql | POSTGRES | PostgreSQL) echo "test,postgres" ;;
-        *) echo "test" ;;
+        postgres | postgresql | POSTGRES | PostgreSQL) extras="$extras,postgres" ;;
     esac
+    [ -n "${SETUP_MUTATION:-}" ] && extras="$extras,mutation"
+    echo "$extras"
 }
 
 _st_stamp_value() {

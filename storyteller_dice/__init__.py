@@ -19,4 +19,4 @@ subpackages (pyproject.toml's `[tool.setuptools]` maps them). Importing this pac
 `import storyteller_dice.rules` needs neither Django nor Evennia.
 """
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
