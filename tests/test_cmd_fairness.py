@@ -3,6 +3,8 @@
 import random
 import time
 
+import pytest
+
 from evennia.utils import create
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -15,6 +17,8 @@ from storyteller_dice.rules.engine import Roller
 from storyteller_dice.rules.fairness import fairness_report, tally, text_chart
 from storyteller_dice.rules.randomness import seeded
 from storyteller_dice.rules.v5.system import SYSTEM
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 BULK = 3000  # rolls stored through rolllog.api (a few thousand, as a game accumulates)
 TYPED = 60  # rolls made through the real +roll command

@@ -3,6 +3,8 @@
 V5's /extended, names after '=' and all, shown exactly to the roller, those named and staff.
 """
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -12,6 +14,8 @@ from storyteller_dice.rolllog.models import RollEntry
 from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 from .table_helpers import Connected
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class PrivateTest(Connected, EvenniaCommandTest):

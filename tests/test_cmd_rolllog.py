@@ -3,6 +3,8 @@
 import re
 from unittest import mock
 
+import pytest
+
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
@@ -13,6 +15,8 @@ from storyteller_dice.commands.rolllog import CmdRolls
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.rolllog.models import RollEntry
 from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 NO_SUCH_ROLL = "There is no such roll."

@@ -19,6 +19,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests import host_edits
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("rules", "commands", "typeclasses", "rolllog")
 HOST_NAMES = ("commands", "typeclasses", "server", "world", "web", "rules", "rolllog")

@@ -18,6 +18,8 @@ from storyteller_dice.typeclasses import inputfuncs, panel
 
 from .table_helpers import Connected, TableTest
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 
 @pytest.mark.parametrize("key, syntax", [
     ("v5", (" vs ", "<difficulty>")), ("v20", (" vs ", "<difficulty>")), ("seyruun", (" vs ", "<successes>")),

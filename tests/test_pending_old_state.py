@@ -8,6 +8,8 @@ values are written here as that version wrote them (literal data, copied from it
 import time
 from unittest import mock
 
+import pytest
+
 from django.test import override_settings
 
 from storyteller_dice.commands import contest, extended, extended_upgrade, pending
@@ -19,6 +21,8 @@ from storyteller_dice.rules import v5
 from .table_helpers import TableTest
 from .test_cmd_dicecheck import DiceCheckTest
 from .test_cmd_seyruun import SeyruunTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 def flat(text):

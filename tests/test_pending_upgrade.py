@@ -14,6 +14,8 @@ from storyteller_dice.commands.last_roll import LastRoll
 from storyteller_dice.rules import v5
 from storyteller_dice.rules.v5 import dice
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 
 @pytest.mark.parametrize("stored, now", [
     ("rules.v5_dice", "storyteller_dice.rules.v5.dice"),

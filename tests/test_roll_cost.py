@@ -14,6 +14,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.scene_helpers import Scene, cost, run
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 # A public +roll, in a test's transaction: SAVEPOINT, the entry (its receivers in its own
 # row), its day's count, the room's visits, its faces, the face tally, the +willpower window
 # (one UPDATE), RELEASE: the window is written in the roll's own transaction (one commit

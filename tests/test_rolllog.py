@@ -3,6 +3,8 @@
 import re
 from unittest import mock
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -16,6 +18,8 @@ from storyteller_dice.rules import v5
 from storyteller_dice.rules.engine import RollRequest
 from storyteller_dice.rules.pools import build_pool
 from storyteller_dice.rules.v5.system import SYSTEM as V5
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 

@@ -23,6 +23,8 @@ from storyteller_dice.rules.engine import RollRequest, RollView
 from storyteller_dice.rules.pools import build_pool
 from storyteller_dice.rules.v5.system import SYSTEM as V5
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 
 # The migration's module (its name starts with a digit: no `import` statement names it).
 legacy = importlib.import_module("storyteller_dice.rolllog.migrations.0003_v5_rows_to_views")

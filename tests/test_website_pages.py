@@ -16,10 +16,14 @@ import html
 import re
 from urllib.parse import urlencode
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.test_odds_page import OddsPageTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 SYSTEMS = ("v5", "v20", "seyruun", "whalefall", "dicecheck")
 # A pool of sheet traits and a target: the page's fields, the traits ticked, and +odds as typed
