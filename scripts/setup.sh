@@ -139,7 +139,7 @@ EOF
             "$("$_st_venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
             >/dev/null 2>&1 || true
         "$_st_venv/bin/python" -m compileall -qq -j 0 \
-            -x '(^|/)(\.venv|\.git|node_modules|mutants|\.pytest_cache)(/|$)' "$_st_repo" \
+            -x '(^|/)(\.venv|\.git|node_modules|mutants|\.mutation|\.pytest_cache)(/|$)' "$_st_repo" \
             >/dev/null 2>&1 || true
         echo "$want" >"$_st_compiled"
         _st_say "byte-compiled in $((SECONDS - t0)) s"

@@ -506,7 +506,9 @@ def test_format_sheet_fits_80_columns_when_the_display_exists():
 def test_module_is_pure_and_imports_no_v5():
     import ast
     import pathlib
-    source = pathlib.Path(__file__).resolve().parent.parent / "rules" / "v20" / "system.py"
+    import storyteller_dice.rules.v20.system as module
+
+    source = pathlib.Path(module.__file__)
     tree = ast.parse(source.read_text())
     imported = set()
     for node in ast.walk(tree):
