@@ -94,7 +94,7 @@ def main():
     from storyteller_dice.commands.odds import CmdOdds
     from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
     from storyteller_dice.commands.v5.willpower import CmdWillpower
-    from rules.v5 import exact_odds as v5_odds
+    from storyteller_dice.rules.v5 import exact_odds as v5_odds
 
     world = make_world()
     char = world.char1

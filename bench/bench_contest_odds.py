@@ -29,18 +29,18 @@ import os
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_header  # noqa: E402
 from bench._v5_icepool import Tally, merged_d10  # noqa: E402
-from rules import dicecheck, v20
-from rules.dicecheck import contest_odds as dicecheck_contest_odds
-from rules.seyruun import contest_odds as seyruun_contest_odds
-from rules.v5 import contest_odds as v5_contest_odds
-from rules.v20 import contest_odds as v20_contest_odds
-from rules.v5.contest_odds import KEYS, contest_odds  # noqa: E402
+from storyteller_dice.rules import dicecheck, v20
+from storyteller_dice.rules.dicecheck import contest_odds as dicecheck_contest_odds
+from storyteller_dice.rules.seyruun import contest_odds as seyruun_contest_odds
+from storyteller_dice.rules.v5 import contest_odds as v5_contest_odds
+from storyteller_dice.rules.v20 import contest_odds as v20_contest_odds
+from storyteller_dice.rules.v5.contest_odds import KEYS, contest_odds  # noqa: E402
 
 QUERIES = ((50, 5, 50, 5), (50, 5, 50, 0), (50, 2, 30, 4), (20, 5, 15, 2), (6, 2, 6, 0))
 OUR_REPEATS = 51

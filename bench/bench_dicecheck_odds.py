@@ -17,12 +17,12 @@ import os
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_header, print_uncached_row  # noqa: E402
-from rules import dicecheck  # noqa: E402
+from storyteller_dice.rules import dicecheck  # noqa: E402
 
 POOL = 50
 QUERIES = ((7, 2), (6, 20), (5, 0), (10, 8), (9, 35), (6, 50))

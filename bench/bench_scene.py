@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # `tests.*` and `bench.*` when run as a script
 
 from tests.e2e.harness import (  # noqa: E402
     DO, IAC, SB, SE, WILL, GameServer, TelnetClient, on_throwaway_postgres, strip_ansi, telnet_decode,

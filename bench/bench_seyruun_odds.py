@@ -19,12 +19,12 @@ import os
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
-from rules import seyruun  # noqa: E402
+from storyteller_dice.rules import seyruun  # noqa: E402
 
 DIFFICULTIES = (1, 3, 5, 10, 20)
 OUR_REPEATS = 201

@@ -18,12 +18,12 @@ them. Each figure is the median of several runs timed with time.perf_counter.
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
-from rules import v20  # noqa: E402
+from storyteller_dice.rules import v20  # noqa: E402
 
 POOL = 50
 OUR_REPEATS = 51

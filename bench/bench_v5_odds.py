@@ -20,15 +20,15 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench import _v5_icepool  # noqa: E402
 from bench._timing import median_ms, print_cold_warm_row, print_header  # noqa: E402
 from bench._v5_icepool import merged_d10  # noqa: E402
-from rules import v5
-from rules.v5 import exact_odds as v5_odds
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import exact_odds as v5_odds
 
 DIFFICULTIES = (0, 3, 6, 10, 20, 40)
 OUR_REPEATS = 51

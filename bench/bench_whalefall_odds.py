@@ -17,12 +17,12 @@ import os
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # `bench.*` when run as a script
 
 import icepool  # noqa: E402
 
 from bench._timing import median_ms, print_header, print_uncached_row  # noqa: E402
-from rules import whalefall  # noqa: E402
+from storyteller_dice.rules import whalefall  # noqa: E402
 
 POOL = 50
 QUERIES = ((6, 2, 10), (5, 20, 10), (9, 30, 10), (10, 1, 10), (6, 25, 8), (15, 10, 20))

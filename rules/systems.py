@@ -17,8 +17,7 @@ import importlib
 from .engine import System, check_system
 from .errors import DiceError
 
-# Named from this package (`storyteller_dice.rules`, or `rules` where it is imported as that):
-# the systems are always this package's own modules.
+# Named from this package (`storyteller_dice.rules`): the systems are always its own modules.
 SYSTEMS = {
     "v5": f"{__package__}.v5.system:SYSTEM",
     "v20": f"{__package__}.v20.system:SYSTEM",

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Prepare the project: a virtualenv in .venv with the project installed (`-e .[test]`), and
+# Prepare the project: a virtualenv in .venv with the project installed (`-e .[test,browser]`), and
 # the git-ignored parts of the game dir that a fresh clone lacks (secret_settings.py, logs/).
 #
 #   scripts/setup.sh            run it (the other scripts do this for you)
 #   source scripts/setup.sh     the same, and .venv/bin is then first on PATH
 #
-# Idempotent: re-installs (and byte-compiles) only when pyproject.toml, setup.py (or the extras)
+# Idempotent: re-installs (and byte-compiles) only when pyproject.toml (or the extras)
 # changed; silent when there is nothing to do.
 #
 # Environment (all optional):
@@ -13,6 +13,7 @@
 #   SETUP_NO_UV=1             install with pip only (by default uv is fetched into .venv,
 #                             which is several times faster; pip is the fallback)
 #   GAME_DB=postgres          also install the `postgres` extra (psycopg)
+#   SETUP_MUTATION=1          also install the `mutation` extra (mutmut; no test needs it)
 
 _st_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 _st_venv="$_st_repo/.venv"
@@ -56,17 +57,19 @@ _st_find_python() {
 }
 
 _st_extras() {
+    local extras="test,browser"
     case "${GAME_DB:-sqlite}" in
-        postgres | postgresql | POSTGRES | PostgreSQL) echo "test,postgres" ;;
-        *) echo "test" ;;
+        postgres | postgresql | POSTGRES | PostgreSQL) extras="$extras,postgres" ;;
     esac
+    [ -n "${SETUP_MUTATION:-}" ] && extras="$extras,mutation"
+    echo "$extras"
 }
 
 _st_stamp_value() {
     local extras
     extras="$(_st_extras)"
-    # setup.py holds the package's layout (pyproject.toml the rest): either changing re-installs.
-    echo "$(cat "$_st_repo/pyproject.toml" "$_st_repo/setup.py" 2>/dev/null | sha256sum | cut -d' ' -f1) extras=$extras"
+    # pyproject.toml holds the metadata and the layout: changing it re-installs.
+    echo "$(cat "$_st_repo/pyproject.toml" | sha256sum | cut -d' ' -f1) extras=$extras"
 }
 
 _st_install() {
@@ -136,7 +139,7 @@ EOF
             "$("$_st_venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
             >/dev/null 2>&1 || true
         "$_st_venv/bin/python" -m compileall -qq -j 0 \
-            -x '(^|/)(\.venv|\.git|node_modules|mutants|\.pytest_cache)(/|$)' "$_st_repo" \
+            -x '(^|/)(\.venv|\.git|node_modules|mutants|\.mutation|\.pytest_cache)(/|$)' "$_st_repo" \
             >/dev/null 2>&1 || true
         echo "$want" >"$_st_compiled"
         _st_say "byte-compiled in $((SECONDS - t0)) s"

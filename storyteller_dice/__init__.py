@@ -15,27 +15,8 @@ Public names (kept stable; see README.md, "Add to an existing game"):
   `storyteller_dice.rolllog.urls`.
 
 The repository's folders `rules/`, `commands/`, `typeclasses/` and `rolllog/` are the
-subpackages (setup.py maps them). Importing this package imports nothing else, so
+subpackages (pyproject.toml's `[tool.setuptools]` maps them). Importing this package imports nothing else, so
 `import storyteller_dice.rules` needs neither Django nor Evennia.
 """
 
-import os as _os
-
-__version__ = "0.1.0"
-
-
-def _checkout_root():
-    """The repository root when this is a checkout's `storyteller_dice/` (not an installed copy)."""
-    here = _os.path.dirname(_os.path.abspath(__file__))
-    root = _os.path.dirname(here)
-    if _os.path.isfile(_os.path.join(here, "rules", "__init__.py")):
-        return None  # an installed package: the subpackages are inside it
-    markers = ("pyproject.toml", _os.path.join("rules", "__init__.py"), _os.path.join("commands", "__init__.py"))
-    return root if all(_os.path.exists(_os.path.join(root, m)) for m in markers) else None
-
-
-# From a checkout the subpackages are the sibling folders: an editable install finds them
-# through its own finder, and this makes a bare checkout on sys.path do the same.
-_ROOT = _checkout_root()
-if _ROOT is not None and _ROOT not in __path__:
-    __path__.append(_ROOT)
+__version__ = "1.0.0"

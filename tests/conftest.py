@@ -7,19 +7,7 @@ per session, `evennia._init()`, which reads that database. Tests that use neithe
 functions testing `rules/`) never create the database and stay fast.
 """
 
-import sys
-from pathlib import Path
-
 import pytest
-
-# game/ is a host game with its own commands/ and typeclasses/; pytest put the repository root
-# (the package's folders of the same names) first on sys.path for the `tests` package. The
-# host's come first; the root stays, last, for the contract names `rules.*` and `tests.*`.
-_REPO, _GAME = str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "game")
-sys.path[:] = [_GAME] + [entry for entry in sys.path if entry not in (_REPO, _GAME, "")] + [_REPO]
-if Path(_GAME).is_dir():  # (mutation testing runs the pure tests from a copy without game/)
-    import commands  # noqa: E402,F401 - the host's, bound before anything looks the name up
-    import typeclasses  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 
 class TableTest(EvenniaCommandTest):

@@ -8,7 +8,7 @@ on either sheet.
 
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 GARBAGE = [
     "", " ", "=", "==", "/", "//", ",", "vs", "vs vs", "vs 3", "dex vs", "dex vs -x", "dex vs 1.5",

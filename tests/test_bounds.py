@@ -11,7 +11,7 @@ from unittest.mock import MagicMock
 import pytest
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from rules.display import fit_width
+from storyteller_dice.rules.display import fit_width
 
 
 # ------------------------------------------------------------------ the layout's width
@@ -28,7 +28,7 @@ def test_fit_width(reported, used):
 
 
 def test_the_fairness_chart_is_never_wider_than_the_bound():
-    from rules.fairness import face_test, text_chart
+    from storyteller_dice.rules.fairness import face_test, text_chart
 
     test = face_test({face: 10 + face for face in range(1, 11)}, 10, "Dice")
     for width in (3_000_000, 10**30):
@@ -165,7 +165,7 @@ class TestWideClient(EvenniaCommandTest):
     def test_fairness_report_at_a_huge_width_is_the_250_column_report(self):
         from storyteller_dice.commands.fairness import CmdDice
         from storyteller_dice.commands.rolls import CmdCheck
-        from rules.randomness import seeded
+        from storyteller_dice.rules.randomness import seeded
 
         with seeded(3):
             for _ in range(5):

@@ -3,11 +3,11 @@
 import re
 from fractions import Fraction
 
-from rules.charts import odds_svg
-from rules.display import format_chart, format_odds, strip_markup
-from rules.engine import Roller
-from rules.v5.contest_odds import side_distribution
-from rules.v5.system import SYSTEM
+from storyteller_dice.rules.charts import odds_svg
+from storyteller_dice.rules.display import format_chart, format_odds, strip_markup
+from storyteller_dice.rules.engine import Roller
+from storyteller_dice.rules.v5.contest_odds import side_distribution
+from storyteller_dice.rules.v5.system import SYSTEM
 
 
 def test_v5_odds_distribution_is_exact():

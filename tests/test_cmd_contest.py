@@ -2,11 +2,15 @@
 
 from unittest import mock
 
+import pytest
+
 from storyteller_dice.commands import contest as contest_module
 from storyteller_dice.commands.contest import INCOMING, OUTGOING, load_challenge
 from storyteller_dice.commands.v5.contest import CmdContest
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 NPC_ROLL = (
     "[Contest] Char vs Opposition (staff: Char) # chase\n"

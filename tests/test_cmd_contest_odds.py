@@ -7,9 +7,9 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds, percent
 from storyteller_dice.commands.v5.contest_odds import format_contest
-from rules.display import shares
-from rules.v5.contest_odds import contest_odds
-from rules.v5.system import SYSTEM
+from storyteller_dice.rules.display import shares
+from storyteller_dice.rules.v5.contest_odds import contest_odds
+from storyteller_dice.rules.v5.system import SYSTEM
 
 
 def split_cells(figures):

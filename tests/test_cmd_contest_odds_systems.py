@@ -16,12 +16,12 @@ from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds
-from rules.dicecheck import contest_odds as dicecheck_contest_odds
-from rules.seyruun import contest_odds as seyruun_contest_odds
-from rules.v20 import contest_odds as v20_contest_odds
-from rules.display import visible_len
-from rules.seyruun.system import SYSTEM as SEYRUUN_SYSTEM
-from rules.v20.system import SYSTEM as V20_SYSTEM
+from storyteller_dice.rules.dicecheck import contest_odds as dicecheck_contest_odds
+from storyteller_dice.rules.seyruun import contest_odds as seyruun_contest_odds
+from storyteller_dice.rules.v20 import contest_odds as v20_contest_odds
+from storyteller_dice.rules.display import visible_len
+from storyteller_dice.rules.seyruun.system import SYSTEM as SEYRUUN_SYSTEM
+from storyteller_dice.rules.v20.system import SYSTEM as V20_SYSTEM
 
 
 class ContestOddsTest(EvenniaCommandTest):
@@ -163,7 +163,7 @@ def row(label, width, cell):
 
 def percent_cell(figures, key, rows):
     """The cell the table shows for `key`: its share of the three rows, in tenths (summing to 100.0%)."""
-    from rules.display import shares
+    from storyteller_dice.rules.display import shares
 
     count = shares([figures[row] for row in rows])[rows.index(key)]
     return f"{count // 10}.{count % 10}%"

@@ -12,8 +12,8 @@ from django.test import override_settings
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.rolllog.models import RollEntry
-from rules import dicecheck
-from rules.engine import RollRequest
+from storyteller_dice.rules import dicecheck
+from storyteller_dice.rules.engine import RollRequest
 
 from .table_helpers import Connected, TableTest
 
@@ -164,7 +164,7 @@ class TestRefusals(DiceCheckTest):
         self.refused(CmdCheck, "STR:3", "'STR' is on a sheet; only static checks like 12d(6+):3")
 
     def test_request_still_waiting_for_its_target_is_refused_by_the_system(self):
-        from rules.dicecheck.system import SYSTEM
+        from storyteller_dice.rules.dicecheck.system import SYSTEM
 
         request = SYSTEM.parse("12d(6+):EVA Bob")
         self.assertIsInstance(request, RollRequest)
@@ -238,7 +238,7 @@ class TestWing(DiceCheckTest):
 
     def test_a_request_without_a_target_goes_on_unchanged(self):
         from storyteller_dice.commands.dicecheck.wing import WING
-        from rules.dicecheck.system import SYSTEM
+        from storyteller_dice.rules.dicecheck.system import SYSTEM
 
         request = SYSTEM.parse("12d(6+):3")
 

@@ -1,11 +1,15 @@
 """+roll/extended (and +check/extended), /status, /stop; the state on the character; Willpower."""
 
+import pytest
+
 from storyteller_dice.commands import extended, pending
 from storyteller_dice.commands.last_roll import LAST_ROLL
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 # The Willpower reroll of `+roll/extended dex+athletics vs 10` rolled 1 2 6 3 7, then 10 10.
 REROLLED = ("[Roll] Char spends Willpower to reroll: extended roll 1 of Dexterity 3 +\n  Athletics 2 = 5 (5 dice), "

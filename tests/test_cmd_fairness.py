@@ -3,6 +3,8 @@
 import random
 import time
 
+import pytest
+
 from evennia.utils import create
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -11,10 +13,12 @@ from storyteller_dice.commands.fairness import CmdDice, format_report, scope_tex
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog import api
 from storyteller_dice.rolllog.fairness import face_counts
-from rules.engine import Roller
-from rules.fairness import fairness_report, tally, text_chart
-from rules.randomness import seeded
-from rules.v5.system import SYSTEM
+from storyteller_dice.rules.engine import Roller
+from storyteller_dice.rules.fairness import fairness_report, tally, text_chart
+from storyteller_dice.rules.randomness import seeded
+from storyteller_dice.rules.v5.system import SYSTEM
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 BULK = 3000  # rolls stored through rolllog.api (a few thousand, as a game accumulates)
 TYPED = 60  # rolls made through the real +roll command

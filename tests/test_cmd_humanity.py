@@ -2,10 +2,14 @@
 
 from unittest import mock
 
+import pytest
+
 from storyteller_dice.commands.sheet import CmdSheet
 from storyteller_dice.commands.v5.humanity import CmdFrenzy, CmdRemorse
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestRemorse(TableTest):

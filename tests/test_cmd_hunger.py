@@ -2,10 +2,14 @@
 
 from unittest import mock
 
+import pytest
+
 from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
 from storyteller_dice.rolllog import api as rolllog_api
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestRouse(TableTest):

@@ -6,7 +6,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds, percent
 from storyteller_dice.commands.v5.willpower import last_roll
-from rules import v5
+from storyteller_dice.rules import v5
 
 
 def brute_force(pool, hunger, difficulty):
@@ -20,9 +20,9 @@ def brute_force(pool, hunger, difficulty):
 
 def shown(args, hunger):
     """What +odds shows: the V5 system's exact odds drawn by rules.display (80 columns)."""
-    from rules.display import format_odds
-    from rules.engine import Roller
-    from rules.v5.system import SYSTEM
+    from storyteller_dice.rules.display import format_odds
+    from storyteller_dice.rules.engine import Roller
+    from storyteller_dice.rules.v5.system import SYSTEM
 
     roller = Roller(name="Char", state={"hunger": hunger})
     from evennia.utils.ansi import strip_ansi
@@ -32,7 +32,7 @@ def shown(args, hunger):
 
 class TestOdds(EvenniaCommandTest):
     def test_odds_with_traits_and_own_hunger(self):
-        from rules.v5.system import SYSTEM
+        from storyteller_dice.rules.v5.system import SYSTEM
 
         self.char1.set_trait("dexterity", 2)
         self.char1.set_trait("stealth", 1)
@@ -73,7 +73,7 @@ class TestOdds(EvenniaCommandTest):
 class TestRerollOdds(EvenniaCommandTest):
     def test_each_strategy_before_committing(self):
         from storyteller_dice.commands.rolls import CmdRoll
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("dexterity", 3)
         self.char1.set_trait("hunger", 1)
@@ -92,7 +92,7 @@ class TestRerollOdds(EvenniaCommandTest):
     def test_best_is_keep_when_every_reroll_loses_the_sure_win(self):
         from storyteller_dice.commands.rolls import CmdRoll
         from storyteller_dice.commands.v5.willpower import CmdWillpower
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
         with seeded(FixedFaces([6, 7])):
@@ -106,7 +106,7 @@ class TestRerollOdds(EvenniaCommandTest):
     def test_best_never_offers_fewer_successes_than_the_roll_has(self):
         from storyteller_dice.commands.rolls import CmdRoll
         from storyteller_dice.commands.v5.willpower import CmdWillpower
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
         with seeded(FixedFaces([7, 7, 7, 7, 7])):
@@ -119,7 +119,7 @@ class TestRerollOdds(EvenniaCommandTest):
     def test_best_is_the_reroll_willpower_best_makes(self):
         from storyteller_dice.commands.rolls import CmdRoll
         from storyteller_dice.commands.v5.willpower import CmdWillpower
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.char1.set_trait("hunger", 0)
         with seeded(FixedFaces([1, 2, 9])):
@@ -138,7 +138,7 @@ class TestRerollOdds(EvenniaCommandTest):
         from unittest import mock
 
         from storyteller_dice.commands.rolls import CmdRoll
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         with seeded(FixedFaces([1])):
             self.call(CmdRoll(), "1 vs 1")

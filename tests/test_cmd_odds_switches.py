@@ -9,7 +9,7 @@ from evennia.utils import ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds
-from rules.display import format_odds
+from storyteller_dice.rules.display import format_odds
 from tests.test_engine_contract import sent
 from storyteller_dice.typeclasses.system import dice_system
 

@@ -3,15 +3,19 @@
 V5's /extended, names after '=' and all, shown exactly to the roller, those named and staff.
 """
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog.models import RollEntry
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 
 from .table_helpers import Connected
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class PrivateTest(Connected, EvenniaCommandTest):

@@ -3,6 +3,8 @@
 import re
 from unittest import mock
 
+import pytest
+
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
@@ -12,7 +14,9 @@ from storyteller_dice.commands.dice_base import record_action
 from storyteller_dice.commands.rolllog import CmdRolls
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.rolllog.models import RollEntry
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 NO_SUCH_ROLL = "There is no such roll."
@@ -243,7 +247,7 @@ class TestRollsCommand(CommandLogBase):
 
 
 def visible(line):
-    from rules.display import visible_len
+    from storyteller_dice.rules.display import visible_len
 
     return visible_len(line)
 
@@ -298,9 +302,9 @@ class TestContestEntry(CommandLogBase):
         import dataclasses
 
         from storyteller_dice.commands.dice_base import announce
-        from rules import v5
-        from rules.engine import RollRequest
-        from rules.v5.system import SYSTEM
+        from storyteller_dice.rules import v5
+        from storyteller_dice.rules.engine import RollRequest
+        from storyteller_dice.rules.v5.system import SYSTEM
 
         def side(regular, hunger, needs):
             result = v5.evaluate(regular, hunger, needs)

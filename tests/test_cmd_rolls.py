@@ -1,9 +1,13 @@
 """+roll and +check, with exact dice from FixedFaces."""
 
+import pytest
+
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class RollTestBase(EvenniaCommandTest):

@@ -11,8 +11,8 @@ from storyteller_dice.commands.seyruun.reroll import CmdReroll
 from storyteller_dice.commands.seyruun.teamwork import CmdTeamwork
 from storyteller_dice.commands.sheet import CmdStat
 from storyteller_dice.rolllog.models import RollEntry
-from rules.seyruun import system as seyruun_system
-from rules.seyruun.system import SeyruunPool
+from storyteller_dice.rules.seyruun import system as seyruun_system
+from storyteller_dice.rules.seyruun.system import SeyruunPool
 
 
 def flat(text):

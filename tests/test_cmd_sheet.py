@@ -1,8 +1,12 @@
 """+sheet, +stat, +approve/+unapprove."""
 
+import pytest
+
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.sheet import CmdApprove, CmdSheet, CmdStat
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestStat(EvenniaCommandTest):

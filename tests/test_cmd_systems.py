@@ -7,6 +7,8 @@ message (and by the commands, with one line, no traceback).
 
 import re
 
+import pytest
+
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 from evennia.utils import ansi
@@ -15,8 +17,10 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdSheet, CmdStat
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 from tests.test_engine_contract import sent
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 CMDS = {"+stat": CmdStat, "+roll": CmdRoll, "+check": CmdCheck, "+odds": CmdOdds, "+sheet": CmdSheet}
 CODE = re.compile(r"\[code ([0-9A-Z]{8})\]")

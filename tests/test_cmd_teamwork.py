@@ -1,8 +1,12 @@
 """+teamwork: open, join, roll, cancel, status and refusals."""
 
+import pytest
+
 from storyteller_dice.commands.v5.teamwork import CmdTeamwork, Team, load_team
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestTeamwork(TableTest):

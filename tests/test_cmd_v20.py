@@ -14,7 +14,7 @@ from storyteller_dice.commands.sheet import CmdSheet
 from storyteller_dice.commands.v20 import character as v20_character
 from storyteller_dice.commands.v20.contest import CmdContest
 from storyteller_dice.commands.v20.health import CmdDamage, CmdHeal
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 from storyteller_dice.rolllog.models import RollEntry
 
 

@@ -4,12 +4,16 @@ do not roll; the leader's pool gains +1 die per helper with a dot in the Skill; 
 rolls once, and may reroll that roll with +willpower. The seed reading (default) is unchanged.
 """
 
+import pytest
+
 from django.test import override_settings
 
 from storyteller_dice.commands.v5.teamwork import CmdTeamwork, load_team
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 @override_settings(V5_TEAMWORK="core")

@@ -1,6 +1,8 @@
 """V5 commands beyond the plain roll: rating rolls, Hunger-5 Rouse, Blood Surge, the /willpower
 ending, Willpower refusals, Stains beyond the empty boxes (Impaired), frenzy's staff form."""
 
+import pytest
+
 from django.test import override_settings
 
 from storyteller_dice.commands.odds import CmdOdds
@@ -10,9 +12,11 @@ from storyteller_dice.commands.v5.humanity import CmdFrenzy
 from storyteller_dice.commands.v5.hunger import CmdRouse
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 from storyteller_dice.commands.dice_base import dice_system
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 PRINT = False
 

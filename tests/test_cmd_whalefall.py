@@ -250,7 +250,7 @@ class TestWing(WhalefallTest):
 
     def test_the_shared_hook_changes_nothing_by_default(self):
         from storyteller_dice.commands.dice_base import Wing
-        from rules.whalefall.system import SYSTEM
+        from storyteller_dice.rules.whalefall.system import SYSTEM
 
         request = SYSTEM.parse("4 vs (5,2)", numbers_only=True)
         self.assertIs(Wing("toy").prepare_request(None, request, None), request)

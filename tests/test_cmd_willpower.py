@@ -1,5 +1,7 @@
 """+willpower: rerolling the last roll (plain, private, contest, teamwork), strategies and refusals."""
 
+import pytest
+
 from storyteller_dice.commands.v5.contest import CmdContest
 from storyteller_dice.commands.v5.humanity import CmdFrenzy, CmdRemorse
 from storyteller_dice.commands.v5.hunger import CmdRouse
@@ -10,6 +12,8 @@ from storyteller_dice.commands.v5.willpower import REROLL_WINDOW, CmdWillpower, 
 from evennia.utils import create
 
 from .table_helpers import Connected, TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestWillpowerOnRolls(Connected, TableTest):

@@ -6,6 +6,8 @@ the pending state rebuilt from the database after a restart.
 
 from unittest import mock
 
+import pytest
+
 from django.test import override_settings
 from evennia.objects.models import ObjectDB
 from evennia.utils.idmapper.models import flush_cache
@@ -18,6 +20,8 @@ from storyteller_dice.commands.v20.contest import CmdContest as V20Contest
 from storyteller_dice.rolllog.models import RollEntry
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class ChallengeTest(TableTest):

@@ -17,11 +17,11 @@ import icepool
 import pytest
 
 from bench._v5_icepool import Tally, merged_d10  # the icepool formulation the benches use too
-from rules import contest_odds
-from rules.v5 import contest as v5_contest, contest_odds as v5_contest_odds
-from rules.contest_odds import Comparison
-from rules.errors import DiceError
-from rules.v5.contest_odds import KEYS, contest_odds as v5_odds
+from storyteller_dice.rules import contest_odds
+from storyteller_dice.rules.v5 import contest as v5_contest, contest_odds as v5_contest_odds
+from storyteller_dice.rules.contest_odds import Comparison
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.v5.contest_odds import KEYS, contest_odds as v5_odds
 
 RULES = ("official", "total_failure")
 

@@ -5,6 +5,8 @@ import os
 import pytest
 from django.db import connection
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 
 @pytest.mark.django_db
 def test_database_backend_is_the_one_configured():

@@ -9,11 +9,11 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import dicecheck
-from rules.dicecheck.system import SYSTEM
-from rules.engine import FAIL, SUCCESS, Roller, RollView, System, check_system
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
+from storyteller_dice.rules import dicecheck
+from storyteller_dice.rules.dicecheck.system import SYSTEM
+from storyteller_dice.rules.engine import FAIL, SUCCESS, Roller, RollView, System, check_system
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
 
 RUDOLF = {"strength": 4, "swords": 4, "athletics": 2, "evasion": 1}
 BOB = {"strength": 3, "athletics": 3, "evasion": 2, "grit": 1}
@@ -259,7 +259,7 @@ def test_odds_equal_the_modules_exact_odds_and_icepool(text, pool, threshold, tn
 
 
 def test_esmera_odds_split_success_by_degree_and_agree_with_the_chart():
-    from rules.display import format_odds, strip_markup
+    from storyteller_dice.rules.display import format_odds, strip_markup
 
     odds = SYSTEM.odds(SYSTEM.parse("11d(6+):4", numbers_only=True))
     title, key, parts = odds.breakdown
@@ -371,7 +371,7 @@ def test_sheet_layout_fits_eighty_columns():
             assert sum(widest) + 2 * (len(section.rows) - 1) <= 80
         else:
             assert len(section.title) + 2 + len(section.text) + len(section.boxes) + 1 <= 80
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     if hasattr(display, "format_sheet"):
         text = display.format_sheet("Rudolf", "approved", sections, width=80)
         assert all(display.visible_len(line) <= 80 for line in text.split("\n"))
@@ -388,7 +388,7 @@ def test_help_lines_fit():
     ("50d(6+):50", [6] * 50, False),
 ])
 def test_rolls_and_odds_fit_eighty_columns_on_the_display(text, faces, target):
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     if not hasattr(display, "format_roll"):
         pytest.skip("rules.display has no format_roll yet")
     request, _, view = play(text, faces, roller=rudolf(), target=bob() if target else None)

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import v5
-from rules.v5 import sheet as v5_sheet
-from rules.display import (MAX_COMMENT, TONE_STYLES, append_code, escape, format_chart, format_dice,
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import sheet as v5_sheet
+from storyteller_dice.rules.display import (MAX_COMMENT, TONE_STYLES, append_code, escape, format_chart, format_dice,
                            format_odds, format_outcome, format_refusal, format_reroll, format_roll,
                            format_sheet, shares, strip_markup, visible_len, without_control, wrap)
-from rules.engine import (CANCELLED, CANCELS, CHANCE, DOUBLE, FAIL, MARKS, ONE, SUCCESS, TEN,
+from storyteller_dice.rules.engine import (CANCELLED, CANCELS, CHANCE, DOUBLE, FAIL, MARKS, ONE, SUCCESS, TEN,
                           TONES, Chance, DiceGroup, Die, OddsView, Outcome, Roller, RollView, SheetSection)
-from rules.randomness import FixedFaces
-from rules.v5.system import SYSTEM
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.v5.system import SYSTEM
 
 EXAMPLES = settings(max_examples=50, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -392,7 +392,7 @@ def _benign(view):
 
 
 def _styles(markup):
-    from rules.display import _STYLE, _tokens
+    from storyteller_dice.rules.display import _STYLE, _tokens
 
     tokens = _tokens(markup)
     # `escape`'s own link break (`|H` between an escaped `|` and an `l`) is no colour.

@@ -10,8 +10,8 @@ from evennia.utils.ansi import strip_ansi
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.display import escape, format_roll, strip_markup, visible_len, without_control, wrap
-from rules.engine import FAIL, HUNGER, ONE, REROLLED, SUCCESS, TEN, DiceGroup, Die, Outcome, RollView
+from storyteller_dice.rules.display import escape, format_roll, strip_markup, visible_len, without_control, wrap
+from storyteller_dice.rules.engine import FAIL, HUNGER, ONE, REROLLED, SUCCESS, TEN, DiceGroup, Die, Outcome, RollView
 
 MARKUP = [
     "|n", "|r", "|R", "|g", "|w", "|x", "|X", "|h", "|H", "|u", "|U", "|i", "|I", "|s", "|S", "|*", "|^",

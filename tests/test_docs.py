@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import systems
+from storyteller_dice.rules import systems
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from rules import v5
-from rules.v5 import exact_odds as v5_odds
-from rules.engine import (Chance, DiceGroup, Die, OddsView, Outcome, RollView, read_whole, split_vs)
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
-from rules.v5.system import SYSTEM, V5System
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import exact_odds as v5_odds
+from storyteller_dice.rules.engine import (Chance, DiceGroup, Die, OddsView, Outcome, RollView, read_whole, split_vs)
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.v5.system import SYSTEM, V5System
 
 
 def roller(**values):

@@ -21,10 +21,10 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdStat
-from rules import systems
-from rules.display import append_code, format_odds, format_roll
-from rules.engine import OddsView, RollRequest, RollView, System
-from rules.randomness import seeded
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.display import append_code, format_odds, format_roll
+from storyteller_dice.rules.engine import OddsView, RollRequest, RollView, System
+from storyteller_dice.rules.randomness import seeded
 
 class Typical(Mapping):
     """
@@ -183,7 +183,7 @@ class TestContract(EvenniaCommandTest):
     def test_stored_text_is_what_the_room_saw_when_the_outcome_wraps(self):
         # the outcome wraps onto a hanging line, the code after it: stored exactly as it was sent
         from storyteller_dice.rolllog.models import RollEntry
-        from rules.randomness import FixedFaces
+        from storyteller_dice.rules.randomness import FixedFaces
 
         with override_settings(DICE_SYSTEM="v5"):
             self.char1.set_trait("dexterity", 3)

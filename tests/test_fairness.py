@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 from scipy import stats
 
-from rules import fairness as f
-from rules.engine import DiceGroup, Die, RollView, Outcome
-from rules.errors import DiceError
+from storyteller_dice.rules import fairness as f
+from storyteller_dice.rules.engine import DiceGroup, Die, RollView, Outcome
+from storyteller_dice.rules.errors import DiceError
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,6 +8,8 @@ reports for every viewer on a seeded mixed game (the same on SQLite and PostgreS
 import datetime
 import random
 
+import pytest
+
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
@@ -15,8 +17,10 @@ from storyteller_dice.commands.fairness import CmdDice
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog import api, fairness
 from storyteller_dice.rolllog.models import FaceTally, Participant, RollEntry, RollFace
-from rules.fairness import tally
-from rules.randomness import seeded
+from storyteller_dice.rules.fairness import tally
+from storyteller_dice.rules.randomness import seeded
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 UTC = datetime.timezone.utc
 MIDNIGHT = datetime.datetime(2026, 3, 10, tzinfo=UTC)

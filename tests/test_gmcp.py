@@ -12,7 +12,7 @@ import pytest
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from rules import systems
+from storyteller_dice.rules import systems
 
 
 def vitals(key, values=None):
@@ -151,7 +151,7 @@ class TestSendVitals(EvenniaCommandTest):
             {"current": 4, "max": 6, "superficial": 2, "aggravated": 0}]
 
     def test_a_refused_change_sends_nothing(self):
-        from rules.errors import DiceError
+        from storyteller_dice.rules.errors import DiceError
 
         def bad():
             with pytest.raises(DiceError):

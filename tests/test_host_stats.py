@@ -11,6 +11,8 @@ so a reader that went around the source would show them.
 import re
 from pathlib import Path
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils.ansi import strip_ansi
 
@@ -27,6 +29,8 @@ from .table_helpers import TableTest
 from .test_odds_page import OddsPageTest
 from .test_panel import PanelTest
 from .test_website_pages import sheet_part, visible
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 SOURCE = "tests.host_stats.StatsSource"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "host-stats.md"

@@ -39,7 +39,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from storyteller_dice.commands.v5.contest import CmdContest
-from rules.display import MAX_COMMENT, append_code, escape, visible_len, without_control, wrap
+from storyteller_dice.rules.display import MAX_COMMENT, append_code, escape, visible_len, without_control, wrap
 from storyteller_dice.commands.v5.humanity import CmdFrenzy
 from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
 from storyteller_dice.commands.rolllog import CmdRolls
@@ -47,7 +47,7 @@ from storyteller_dice.commands.rolls import MAX_SHARED, CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdStat
 from storyteller_dice.commands.v5.teamwork import CmdTeamwork
 from storyteller_dice.rolllog.models import RollEntry
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 from tests.table_helpers import Connected
 
 EXAMPLES = hypothesis_settings(max_examples=30, deadline=None, database=None,

@@ -9,9 +9,9 @@ from itertools import product
 
 import pytest
 
-from rules.display import _chart_spans, _covered, odds_figures, shares
-from rules.engine import Roller
-from rules.systems import get_system
+from storyteller_dice.rules.display import _chart_spans, _covered, odds_figures, shares
+from storyteller_dice.rules.engine import Roller
+from storyteller_dice.rules.systems import get_system
 
 CASES = (
     [("whalefall", f"{n} vs ({face},{count})") for n, face, count in product((2, 4, 6, 9), (3, 5, 8), (1, 2, 3))]
@@ -65,7 +65,7 @@ def test_equal_chances_take_the_tenth_together_or_not_at_all():
 def test_whalefall_four_dice_against_an_independent_count():
     import icepool
 
-    from rules.display import format_odds, strip_markup
+    from storyteller_dice.rules.display import format_odds, strip_markup
 
     system = get_system("whalefall")
     view = system.odds(system.parse("4 vs (5,2)", frozenset(), Roller(), numbers_only=True), Roller())

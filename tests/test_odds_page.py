@@ -14,11 +14,11 @@ from evennia.utils.ansi import strip_ansi
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands.odds import CmdOdds
-from rules import systems
-from rules.charts import odds_svg
-from rules.display import format_odds
-from rules.engine import CHOICE, FLAG, NUMBER, TEXT, OddsInput, read_odds_inputs
-from rules.errors import DiceError
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.charts import odds_svg
+from storyteller_dice.rules.display import format_odds
+from storyteller_dice.rules.engine import CHOICE, FLAG, NUMBER, TEXT, OddsInput, read_odds_inputs
+from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses.system import dice_system
 
 POOL_SHOWN = re.compile(r'<h2 class="h5" id="odds-pool-shown">(.*?)</h2>', re.DOTALL)

@@ -20,6 +20,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests import host_edits
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("rules", "commands", "typeclasses", "rolllog")
 HOST_NAMES = ("commands", "typeclasses", "server", "world", "web", "rules", "rolllog")
@@ -64,15 +66,50 @@ def test_rules_import_with_no_django_or_evennia_set_up(tmp_path):
     assert out.stdout.splitlines()[-1] == "[]"
 
 
-def test_the_contract_names_are_the_packages_modules():
-    import rules.errors
-    import rules.v5
-    import storyteller_dice.rules.errors
-    import storyteller_dice.rules.v5
+def test_the_folders_are_importable_only_as_the_package(tmp_path):
+    """Outside the checkout, `rules` and the other folders are no top-level names: one name per
+    module (one registry of systems, one `DiceError` class), whatever the current directory."""
+    env = {key: value for key, value in os.environ.items() if key not in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH")}
+    code = ("import importlib.util, storyteller_dice.rules.v5 as v5;"
+            "print(v5.__spec__.name);"
+            "print([name for name in ('rules', 'rolllog') if importlib.util.find_spec(name)])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["storyteller_dice.rules.v5", "[]"]
 
-    assert rules.v5 is storyteller_dice.rules.v5
-    assert rules.errors.DiceError is storyteller_dice.rules.errors.DiceError
-    assert storyteller_dice.rules.v5.__spec__.name == "storyteller_dice.rules.v5"
+
+def outside_modules():
+    """The tests, benches and scripts: they use the package, they are not part of it."""
+    return sorted(str(p.relative_to(ROOT)) for folder in ("tests", "bench", "scripts")
+                  for p in (ROOT / folder).rglob("*.py") if "hosts" not in p.relative_to(ROOT).parts)
+
+
+@pytest.mark.parametrize("path", outside_modules())
+def test_tests_import_the_package_by_its_name(path):
+    """`rules.*` or `rolllog.*` would load the folder a second time, as other modules (the
+    repository root is on the tests' path for `tests.*`). `commands` and `typeclasses` are the
+    host game's (game/), so they are not checked here."""
+    bad = [f"line {line}: {name}" for line, name in absolute_imports((ROOT / path).read_text())
+           if name.split(".")[0] in ("rules", "rolllog")]
+    assert bad == [], f"{path} imports {bad}"
+
+
+def declared_packages():
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
+def test_every_package_folder_is_packaged():
+    """setuptools finds no subpackages below a mapped folder by itself: a new wing's folder
+    (rules/<system>/, commands/<system>/) must be added to pyproject.toml's list."""
+    setup = declared_packages()
+    on_disk = {"storyteller_dice"} | {
+        "storyteller_dice." + ".".join(init.parent.relative_to(ROOT).parts)
+        for folder in FOLDERS for init in (ROOT / folder).rglob("__init__.py")}
+    assert sorted(setup["packages"]) == sorted(on_disk)
+    assert setup["package-dir"] == {"storyteller_dice": "storyteller_dice",
+                                    **{f"storyteller_dice.{folder}": folder for folder in FOLDERS}}
 
 
 def test_public_names(db):  # the database fixture runs evennia._init(): the cmdsets import Evennia's Command

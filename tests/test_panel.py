@@ -8,7 +8,7 @@ that a bad request changes nothing. The browser side is tests/e2e/test_panel_web
 import pytest
 from evennia.utils.ansi import strip_ansi
 
-from rules import systems
+from storyteller_dice.rules import systems
 from storyteller_dice.commands import panel as command_panel
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdRoll
@@ -17,6 +17,8 @@ from storyteller_dice.commands.v5.willpower import CmdWillpower
 from storyteller_dice.typeclasses import inputfuncs, panel
 
 from .table_helpers import Connected, TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 @pytest.mark.parametrize("key, syntax", [
@@ -140,7 +142,7 @@ class TestOddsAndRolls(PanelTest):
                 if c.args[0] is self.telnet and "dice_panel" in c.kwargs] == []
 
     def test_willpower_reroll_offered_in_its_window(self):
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.hello()
         with seeded(FixedFaces([1, 2, 6, 3, 7])):
@@ -175,7 +177,7 @@ class TestOtherSystems(PanelTest):
 
 class TestWillpowerOffer(PanelTest):
     def test_no_offer_for_hunger_dice_alone_or_without_willpower(self):
-        from rules.randomness import FixedFaces, seeded
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
 
         self.hello()
         self.char1.set_trait("hunger", 3)

@@ -11,6 +11,8 @@ carries over), and the server-start hook is run as Evennia runs it.
 import time
 from unittest import mock
 
+import pytest
+
 from evennia.objects.models import ObjectDB
 from evennia.utils.idmapper.models import flush_cache
 
@@ -23,6 +25,8 @@ from storyteller_dice.commands.v5.teamwork import CmdTeamwork, helping, load_tea
 from storyteller_dice.commands.v5.willpower import REROLL_WINDOW, CmdWillpower, last_roll
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class PendingTest(TableTest):

@@ -15,7 +15,7 @@ from evennia.utils.text2html import parse_html
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.display import WORD_JOINER, colour_only, escape, inert
+from storyteller_dice.rules.display import WORD_JOINER, colour_only, escape, inert
 from storyteller_dice.typeclasses.sessionhandler import _SCREENREADER_STRIP, ServerSessionHandler, screenreader_text
 from storyteller_dice.typeclasses.speech_text import description_text, speech_text
 

@@ -14,6 +14,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.scene_helpers import Scene, cost, run
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 # A public +roll, in a test's transaction: SAVEPOINT, the entry (its receivers in its own
 # row), its day's count, the room's visits, its faces, the face tally, the +willpower window
 # (one UPDATE), RELEASE: the window is written in the roll's own transaction (one commit
@@ -146,7 +148,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
         from storyteller_dice.commands import nospoof
         from storyteller_dice.commands.rolls import CmdRoll
         from storyteller_dice.rolllog.models import RollEntry
-        from rules import display
+        from storyteller_dice.rules import display
 
         people = self.scene(50, widths=(80, 100), name="Wide")
         for character in people[1::3]:

@@ -11,6 +11,8 @@ from twisted.internet.defer import Deferred
 
 from storyteller_dice.typeclasses import durable
 
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
+
 
 class Syncs:
     """A stand-in for deferToThread: each sync waits until the test finishes it."""

@@ -6,9 +6,13 @@ of the log would count it, through deletions of the entry, of a receiver and of 
 Private and roomless rolls keep their `receivers` rows (their readers are found by character).
 """
 
+import pytest
+
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.scene_helpers import Scene, run
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class ReceiversInTheEntryTest(Scene, EvenniaCommandTest):

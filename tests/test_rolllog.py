@@ -3,6 +3,8 @@
 import re
 from unittest import mock
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
@@ -12,10 +14,12 @@ from tests.table_helpers import Connected
 from storyteller_dice.commands.dice_base import announce, record_action
 from storyteller_dice.rolllog import api, codes
 from storyteller_dice.rolllog.models import RollEntry
-from rules import v5
-from rules.engine import RollRequest
-from rules.pools import build_pool
-from rules.v5.system import SYSTEM as V5
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.engine import RollRequest
+from storyteller_dice.rules.pools import build_pool
+from storyteller_dice.rules.v5.system import SYSTEM as V5
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 
@@ -383,7 +387,7 @@ class TestOfflinePages(EvenniaCommandTest):
 
 
 def toy_view(score=2, key="hit", label="two hits", tone="good", system="toy"):
-    from rules.engine import DiceGroup, Die, Outcome, RollView
+    from storyteller_dice.rules.engine import DiceGroup, Die, Outcome, RollView
 
     return RollView(system=system, pool="Sneak 3 dice", target="TN 4",
                     groups=(DiceGroup("Dice", (Die(5, frozenset({"hit"})), Die(2, frozenset({"fail"})),

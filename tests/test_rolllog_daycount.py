@@ -31,7 +31,7 @@ from storyteller_dice.rules.engine import DiceGroup, Die, Outcome, RollView
 A_VIEW = RollView(system="v5", pool="3 dice", target="", groups=(DiceGroup("Dice", (Die(7, frozenset({"success"})),)),),
                   score=1, noun=("success", "successes"), outcome=Outcome("success", "success", "good"))
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 UTC = datetime.timezone.utc
 MIDNIGHT = datetime.datetime(2026, 3, 10, tzinfo=UTC)

@@ -13,7 +13,7 @@ from evennia.utils import create
 from storyteller_dice.rolllog.counting import insert_object
 from storyteller_dice.rolllog.models import RollEntry
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 
 def entry(code, **fields):

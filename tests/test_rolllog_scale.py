@@ -23,7 +23,7 @@ from evennia.utils import create
 from storyteller_dice.rolllog import api, fairness, listing
 from storyteller_dice.rolllog.models import RollEntry, RollFace
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 NOW = timezone.now().replace(microsecond=0)
 

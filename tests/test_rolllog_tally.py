@@ -22,7 +22,7 @@ from evennia.utils import create
 from storyteller_dice.rolllog import api, fairness
 from storyteller_dice.rolllog.models import FaceTally, RollEntry, RollFace
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.database]
 
 UTC = datetime.timezone.utc
 # A fixed past, so the windows below cut known days (no clock in the answers).

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import dicecheck
-from rules.dicecheck import CheckRequest, Side
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
+from storyteller_dice.rules import dicecheck
+from storyteller_dice.rules.dicecheck import CheckRequest, Side
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
 
 # ---------------------------------------------------------------- the rules' examples
 
@@ -266,7 +266,7 @@ def test_roll_is_reproducible_with_a_seeded_source():
 
 
 def test_roll_uses_the_default_source():
-    from rules import randomness
+    from storyteller_dice.rules import randomness
 
     with randomness.seeded(5):
         result = dicecheck.roll(4, 6, 2)

@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from rules import extended, seyruun, v5, v20
-from rules.errors import DiceError
-from rules.seyruun.system import SYSTEM as SEYRUUN
-from rules.v5.extended import RULES as V5_RULES, evaluate as v5_evaluate
-from rules.v20.system import SYSTEM as V20
-from rules.v5.system import SYSTEM as V5
+from storyteller_dice.rules import extended, seyruun, v5, v20
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.seyruun.system import SYSTEM as SEYRUUN
+from storyteller_dice.rules.v5.extended import RULES as V5_RULES, evaluate as v5_evaluate
+from storyteller_dice.rules.v20.system import SYSTEM as V20
+from storyteller_dice.rules.v5.system import SYSTEM as V5
 
 V20_RULES = V20.extended
 SEYRUUN_RULES = SEYRUUN.extended

@@ -8,8 +8,10 @@ lazy import counts as much as one at the top. Modules are named from `rules` ("v
 import ast
 import pathlib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULES = ROOT / "rules"
+import storyteller_dice.rules
+
+# The package's folder (rules/ in the checkout; mutation testing's copy under its own path).
+RULES = pathlib.Path(storyteller_dice.rules.__file__).resolve().parent
 
 
 def module_name(path):

@@ -6,9 +6,9 @@ still above 50 is refused, naming the final count.
 
 import pytest
 
-from rules.engine import Roller
-from rules.errors import DiceError
-from rules.systems import get_system
+from storyteller_dice.rules.engine import Roller
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.systems import get_system
 
 ACCEPTED = [
     # system, typed, switches, roller state, the dice rolled

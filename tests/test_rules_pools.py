@@ -2,9 +2,9 @@
 
 import pytest
 
-from rules.v5 import sheet as v5_sheet
-from rules.errors import DiceError, PoolError, PoolTooLarge
-from rules.pools import MAX_POOL, Term, build_pool, parse
+from storyteller_dice.rules.v5 import sheet as v5_sheet
+from storyteller_dice.rules.errors import DiceError, PoolError, PoolTooLarge
+from storyteller_dice.rules.pools import MAX_POOL, Term, build_pool, parse
 
 
 def sheet(**values):

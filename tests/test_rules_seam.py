@@ -9,15 +9,15 @@ from fractions import Fraction
 
 import pytest
 
-from rules import systems
-from rules.charts import odds_svg
-from rules.checks import check_faces, check_pool, is_int
-from rules.display import (_chart_rows, append_code, escape, format_chart, format_die, format_odds, format_pool,
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.charts import odds_svg
+from storyteller_dice.rules.checks import check_faces, check_pool, is_int
+from storyteller_dice.rules.display import (_chart_rows, append_code, escape, format_chart, format_die, format_odds, format_pool,
                            format_refusal, format_reroll, format_roll, format_sheet, shares, visible_len, wrap)
-from rules.engine import (CHOICE, FAIL, FLAG, NUMBER, POOL_INPUT, REROLLED, SUCCESS, TARGET_INPUT, TEN, Chance,
+from storyteller_dice.rules.engine import (CHOICE, FAIL, FLAG, NUMBER, POOL_INPUT, REROLLED, SUCCESS, TARGET_INPUT, TEN, Chance,
                           DiceGroup, Die, OddsInput, OddsView, Outcome, Roller, RollRequest, RollView, Sheet,
                           SheetSection, System, check_system, choice_key, read_odds_inputs, read_whole, split_vs)
-from rules.errors import DiceError
+from storyteller_dice.rules.errors import DiceError
 
 
 def refused(call, message, error=DiceError):
@@ -279,7 +279,7 @@ def test_register_replaces_a_configured_system(clean_registry):
 
 
 def test_unregister_forgets_the_configured_system(clean_registry):
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
     systems.unregister("never-registered")  # nothing to forget: no error
     systems.register(Toy())
@@ -295,15 +295,15 @@ def test_unregister_forgets_the_configured_system(clean_registry):
 
 
 def test_get_system_paths_without_an_attribute(monkeypatch):
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
-    monkeypatch.setattr(systems, "SYSTEMS", {"gone": "rules.no_such_system:SYSTEM", "plain": "rules.v5.system",
-                                             "bare": "rules.v5", "thing": "rules.v5.system:THING",
-                                             "v5": "rules.v5.system:SYSTEM"})
+    monkeypatch.setattr(systems, "SYSTEMS", {"gone": "storyteller_dice.rules.no_such_system:SYSTEM", "plain": "storyteller_dice.rules.v5.system",
+                                             "bare": "storyteller_dice.rules.v5", "thing": "storyteller_dice.rules.v5.system:THING",
+                                             "v5": "storyteller_dice.rules.v5.system:SYSTEM"})
     assert systems.get_system("plain") is v5_system.SYSTEM
-    refused(lambda: systems.get_system("bare"), "The dice system 'bare' is not installed (rules.v5 has no SYSTEM).")
+    refused(lambda: systems.get_system("bare"), "The dice system 'bare' is not installed (storyteller_dice.rules.v5 has no SYSTEM).")
     refused(lambda: systems.get_system("thing"),
-            "The dice system 'thing' is not installed (rules.v5.system has no THING).")
+            "The dice system 'thing' is not installed (storyteller_dice.rules.v5.system has no THING).")
     # A broken entry before good ones does not hide them.
     assert systems.installed() == ("plain", "v5")
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import seyruun
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
-from rules.seyruun import build_pool, evaluate, evaluate_chance, odds
+from storyteller_dice.rules import seyruun
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.seyruun import build_pool, evaluate, evaluate_chance, odds
 
 # ---------------------------------------------------------------- module shape
 

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from rules import v5
-from rules.engine import read_whole
-from rules.errors import DiceError, PoolError
-from rules.pools import TraitTable, clean_specialty, owned_specialty, parse
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.engine import read_whole
+from storyteller_dice.rules.errors import DiceError, PoolError
+from storyteller_dice.rules.pools import TraitTable, clean_specialty, owned_specialty, parse
 
 TABLE = TraitTable(values={"brawl": 3, "dexterity": 2}, specialties={"brawl": ("Grappling", "Kindred")},
                    aliases={}, specialty_traits=frozenset({"brawl"}))
@@ -77,27 +77,3 @@ def test_v5_outcome_fields_are_declared_once():
     assert (scored.outcome, scored.outcome_label, scored.margin_label) == ("solid", "solid success", "solid success")
     result = v5.evaluate([10, 10], [1], 2)
     assert (result.regular, result.successes, result.outcome) == ((10, 10), 4, "critical")
-
-
-# Under mutation testing rules/ is mutmut's copy, imported as `rules` only (rules/__init__.py).
-@pytest.mark.skipif("mutmut" in sys.modules, reason="mutmut runs rules/ under one name")
-def test_a_rules_subpackage_is_the_packages_own(tmp_path):
-    """The contract name keeps working once rules/ has one subpackage per system."""
-    import storyteller_dice.rules as package
-
-    toy = tmp_path / "toy_wing"
-    toy.mkdir()
-    (toy / "__init__.py").write_text("")
-    (toy / "dice.py").write_text("FACES = 10\n")
-    package.__path__.append(str(tmp_path))
-    try:
-        by_contract = importlib.import_module("rules.toy_wing.dice")
-        assert by_contract is importlib.import_module("storyteller_dice.rules.toy_wing.dice")
-        assert by_contract.__spec__.name == "storyteller_dice.rules.toy_wing.dice"
-        assert sys.modules["rules.toy_wing"] is sys.modules["storyteller_dice.rules.toy_wing"]
-        with pytest.raises(ModuleNotFoundError, match="rules.toy_wing.nothing"):
-            importlib.import_module("rules.toy_wing.nothing")
-    finally:
-        package.__path__.remove(str(tmp_path))
-        for name in [name for name in sys.modules if "toy_wing" in name]:
-            del sys.modules[name]

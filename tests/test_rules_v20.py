@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from rules import v20
-from rules.v20 import health as v20_health
-from rules.errors import DiceError
-from rules.randomness import FixedFaces, roll_faces
-from rules.v20.health import AGGRAVATED, BASHING, LETHAL, Damaged, HealingCost, HealthTrack
+from storyteller_dice.rules import v20
+from storyteller_dice.rules.v20 import health as v20_health
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces, roll_faces
+from storyteller_dice.rules.v20.health import AGGRAVATED, BASHING, LETHAL, Damaged, HealingCost, HealthTrack
 
 
 def ev(faces, difficulty=6, specialty=False, willpower=False):

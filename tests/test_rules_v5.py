@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rules import v5
-from rules.errors import DiceError
-from rules.randomness import FixedFaces, roll_faces, seeded
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces, roll_faces, seeded
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -338,9 +338,9 @@ def test_faces_are_uniform():
 def test_rules_import_no_django_or_evennia():
     # Every module in rules/ and its systems' subpackages, found on disk, so a new one is checked too.
     code = (
-        "import importlib, pkgutil, sys, rules\n"
-        "names = [m.name for m in pkgutil.walk_packages(rules.__path__, 'rules.')]\n"
-        "assert 'rules.v5' in names and 'rules.v5.rouse' in names, names\n"
+        "import importlib, pkgutil, sys, storyteller_dice.rules as rules\n"
+        "names = [m.name for m in pkgutil.walk_packages(rules.__path__, 'storyteller_dice.rules.')]\n"
+        "assert 'storyteller_dice.rules.v5' in names and 'storyteller_dice.rules.v5.rouse' in names, names\n"
         "for name in names: importlib.import_module(name)\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'evennia', 'twisted')]\n"
         "print(bad)\n"

@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from rules import systems, v5
-from rules.v5 import contest as v5_contest, humanity as v5_humanity, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
-from rules.errors import DiceError, PoolError, PoolTooLarge
-from rules.pools import MAX_POOL, Term, build_pool, number_pool, parse
-from rules.randomness import FixedFaces, get_rng, roll_faces, seeded
+from storyteller_dice.rules import systems, v5
+from storyteller_dice.rules.v5 import contest as v5_contest, humanity as v5_humanity, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
+from storyteller_dice.rules.errors import DiceError, PoolError, PoolTooLarge
+from storyteller_dice.rules.pools import MAX_POOL, Term, build_pool, number_pool, parse
+from storyteller_dice.rules.randomness import FixedFaces, get_rng, roll_faces, seeded
 
 
 def refused(call, message, error=DiceError):
@@ -103,7 +103,7 @@ def test_pool_length_and_term_bounds():
 
 
 def test_pool_empty_name_message():
-    from rules.pools import match_name
+    from storyteller_dice.rules.pools import match_name
 
     refused(lambda: match_name(" ", ["a"]), "An empty trait name is not allowed.", PoolError)
 
@@ -136,7 +136,7 @@ def test_seeded_swaps_the_default_source():
 
 
 def test_systems_registry():
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
     assert "v5" in systems.available() and isinstance(systems.available(), tuple)
     assert systems.get_system() is v5_system.SYSTEM and systems.get_system(" V5 ") is v5_system.SYSTEM
@@ -145,24 +145,24 @@ def test_systems_registry():
 
 
 def test_systems_message_lists_every_system(monkeypatch):
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
-    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "rules.v5.system:SYSTEM", "zz": "rules.v5.system:SYSTEM"})
+    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "storyteller_dice.rules.v5.system:SYSTEM", "zz": "storyteller_dice.rules.v5.system:SYSTEM"})
     refused(lambda: systems.get_system("gurps"), "Unknown dice system 'gurps': available are v5, zz.")
     assert systems.available() == ("v5", "zz") and systems.get_system("ZZ") is v5_system.SYSTEM
 
 
 def test_systems_not_installed_and_not_a_system(monkeypatch):
-    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "rules.v5.system:SYSTEM", "gone": "rules.no_such_system:SYSTEM",
-                                             "odd": "rules.v5:SYSTEM"})
+    monkeypatch.setattr(systems, "SYSTEMS", {"v5": "storyteller_dice.rules.v5.system:SYSTEM", "gone": "storyteller_dice.rules.no_such_system:SYSTEM",
+                                             "odd": "storyteller_dice.rules.v5:SYSTEM"})
     refused(lambda: systems.get_system("gone"),
-            "The dice system 'gone' is not installed (no module rules.no_such_system).")
-    refused(lambda: systems.get_system("odd"), "The dice system 'odd' is not installed (rules.v5 has no SYSTEM).")
+            "The dice system 'gone' is not installed (no module storyteller_dice.rules.no_such_system).")
+    refused(lambda: systems.get_system("odd"), "The dice system 'odd' is not installed (storyteller_dice.rules.v5 has no SYSTEM).")
     assert systems.installed() == ("v5",)
 
 
 def test_systems_configured_once_until_reset():
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
     systems.reset()
     first = systems.configure("v5", {"V5_BESTIAL_FAILURE": "total_failure"})
@@ -178,7 +178,7 @@ def test_systems_configured_once_until_reset():
 
 
 def test_systems_register_a_system_object():
-    from rules.v5 import system as v5_system
+    from storyteller_dice.rules.v5 import system as v5_system
 
     class Toy(v5_system.V5System):
         key, title = "toy", "Toy"

@@ -11,11 +11,11 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import v5
-from rules.v5 import contest as v5_contest, humanity as v5_humanity, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
-from rules.errors import DiceError
-from rules.pools import Pool, PoolPart, build_pool
-from rules.randomness import FixedFaces
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import contest as v5_contest, humanity as v5_humanity, exact_odds as v5_odds, rouse as v5_rouse, sheet as v5_sheet
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.pools import Pool, PoolPart, build_pool
+from storyteller_dice.rules.randomness import FixedFaces
 
 
 def refused(call, message):

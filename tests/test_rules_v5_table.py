@@ -5,10 +5,10 @@ Remorse and frenzy (docs/v5.md), plus the counting cases the commands rely on.
 
 import pytest
 
-from rules import v5
-from rules.v5 import contest as v5_contest, humanity as v5_humanity, rouse as v5_rouse
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import contest as v5_contest, humanity as v5_humanity, rouse as v5_rouse
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
 
 
 # ------------------------------------------------------------------ tens, messy, bestial
@@ -416,7 +416,7 @@ def test_frenzy_refusals():
 
 
 def test_slake_never_below_zero():
-    from rules.v5 import rouse as v5_rouse
+    from storyteller_dice.rules.v5 import rouse as v5_rouse
 
     assert v5_rouse.slake(4, 2) == 2
     assert v5_rouse.slake(2, 5) == 1  # stops at 1 unless the vessel was killed

@@ -10,12 +10,12 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import seyruun
-from rules.engine import (CHANCE, DOUBLE, FAIL, ONE, SUCCESS, TEN, DiceGroup, Die, Outcome, Roller,
+from storyteller_dice.rules import seyruun
+from storyteller_dice.rules.engine import (CHANCE, DOUBLE, FAIL, ONE, SUCCESS, TEN, DiceGroup, Die, Outcome, Roller,
                           RollRequest, RollView, check_system)
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
-from rules.seyruun.system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunSheet, SeyruunSystem,
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.seyruun.system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunSheet, SeyruunSystem,
                                   read_difficulty)
 
 SHEET = SYSTEM.sheet
@@ -611,9 +611,9 @@ def test_layout_fits_80_columns():
 
 
 def test_layout_through_the_display_fits_80_columns():
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     if not hasattr(display, "format_sheet"):
-        pytest.skip("rules.display has no format_sheet yet")
+        pytest.skip("storyteller_dice.rules.display has no format_sheet yet")
     text = display.format_sheet("Anna", "approved", SHEET.layout(ANNA, {}), width=80)
     assert all(display.visible_len(line) <= 80 for line in text.split("\n"))
 
@@ -646,7 +646,7 @@ def test_configure_refuses_bad_powers(powers, message):
 
 
 def test_pool_of_a_trait_another_sheet_offers_sits_in_the_skill_slot():
-    from rules.pools import TraitTable
+    from storyteller_dice.rules.pools import TraitTable
 
     table = TraitTable(values={"dexterity": 2, "sailing": 3}, specialties={}, aliases={},
                        specialty_traits=frozenset())
@@ -660,7 +660,7 @@ def test_sheet_instances_are_independent():
 
 
 def test_busy_roll_and_odds_fit_80_columns_through_the_display():
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     who = roller(wound=2)
     request, _, view = play("dex+stealth+3+4+1 vs epic/wp/multi 3", [10, 10, 1, 6, 7, 2, 3, 4], who=who)
     assert request.dice == 8

@@ -20,11 +20,11 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import contest_odds, dicecheck, seyruun, v20
-from rules.dicecheck import contest_odds as dicecheck_contest_odds
-from rules.seyruun import contest_odds as seyruun_contest_odds
-from rules.v20 import contest_odds as v20_contest_odds
-from rules.errors import DiceError
+from storyteller_dice.rules import contest_odds, dicecheck, seyruun, v20
+from storyteller_dice.rules.dicecheck import contest_odds as dicecheck_contest_odds
+from storyteller_dice.rules.seyruun import contest_odds as seyruun_contest_odds
+from storyteller_dice.rules.v20 import contest_odds as v20_contest_odds
+from storyteller_dice.rules.errors import DiceError
 
 
 @pytest.fixture(autouse=True)

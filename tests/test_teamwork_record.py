@@ -4,11 +4,15 @@ What the roll log keeps of V5's teamwork and +willpower: the record's shape with
 participant apart in `sides`, and a Willpower reroll's view, the view before and its parent.
 """
 
+import pytest
+
 from storyteller_dice.commands.v5.teamwork import CmdTeamwork
 from storyteller_dice.commands.v5.willpower import CmdWillpower
 from storyteller_dice.rolllog.models import RollEntry
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestTeamworkRecord(TableTest):

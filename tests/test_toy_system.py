@@ -14,8 +14,8 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.sheet import CmdSheet, CmdStat
-from rules import systems
-from rules.randomness import FixedFaces, seeded
+from storyteller_dice.rules import systems
+from storyteller_dice.rules.randomness import FixedFaces, seeded
 from tests.toy_system.system import CoinSystem
 
 

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import v20
-from rules.errors import DiceError
+from storyteller_dice.rules import v20
+from storyteller_dice.rules.errors import DiceError
 
 OPTIONS = [(False, False), (True, False), (False, True), (True, True)]
 

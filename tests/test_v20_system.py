@@ -6,11 +6,11 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import engine, v20
-from rules.engine import RollView, System
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
-from rules.v20.system import SYSTEM, V20System, ones_text
+from storyteller_dice.rules import engine, v20
+from storyteller_dice.rules.engine import RollView, System
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.v20.system import SYSTEM, V20System, ones_text
 
 SHEET = {"dexterity": 3, "brawl": 2, "firearms": 0, "manipulation": 4, "intimidation": 2, "stealth": 1,
          "occult": 0, "wits": 2, "willpower": 6, "willpower temporary": 4, "humanity": 6, "courage": 3}
@@ -309,7 +309,7 @@ def test_retry_penalty_from_the_roller_state():
     assert request.target == 8
     assert request.get("notes") == ("retry after 2 failed attempts: difficulty +2",)
     assert SYSTEM.parse("dex+stealth vs 6", roller=anna).target == 6  # only when asked
-    from rules.v20.system import action_key, failures_after
+    from storyteller_dice.rules.v20.system import action_key, failures_after
     assert action_key(request) == "dexterity+stealth"
     result = SYSTEM.roll(request, anna, FixedFaces([8, 2, 2, 2]))
     assert failures_after(2, result) == 0
@@ -426,7 +426,7 @@ def test_sheet_match_and_ranges():
 
 
 def test_each_ability_knows_its_category():
-    from rules.v20.system import ABILITIES, CATEGORY, DISCIPLINES
+    from storyteller_dice.rules.v20.system import ABILITIES, CATEGORY, DISCIPLINES
     assert {len(names) for names in ABILITIES.values()} == {10}
     assert CATEGORY["alertness"] == "talent" and CATEGORY["animal ken"] == "skill"
     assert CATEGORY["technology"] == "knowledge"
@@ -496,7 +496,7 @@ def test_layout_health_extremes():
 
 
 def test_format_sheet_fits_80_columns_when_the_display_exists():
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     values = dict(SHEET, **{"health lethal": 3, "dominate": 3})
     text = display.format_sheet("Anna", "approved", SYSTEM.sheet.layout(values, SPECIALTIES), width=80)
     assert all(display.visible_len(line) <= 80 for line in text.splitlines())
@@ -506,7 +506,9 @@ def test_format_sheet_fits_80_columns_when_the_display_exists():
 def test_module_is_pure_and_imports_no_v5():
     import ast
     import pathlib
-    source = pathlib.Path(__file__).resolve().parent.parent / "rules" / "v20" / "system.py"
+    import storyteller_dice.rules.v20.system as module
+
+    source = pathlib.Path(module.__file__)
     tree = ast.parse(source.read_text())
     imported = set()
     for node in ast.walk(tree):

@@ -17,9 +17,9 @@ import icepool
 import pytest
 
 from bench._v5_icepool import Tally  # the icepool formulation the benches use too
-from rules import v5
-from rules.v5 import exact_odds as v5_odds
-from rules.errors import DiceError
+from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import exact_odds as v5_odds
+from storyteller_dice.rules.errors import DiceError
 
 KEYS = ("win", "critical", "messy_critical", "bestial_failure", "total_failure", "expected_successes")
 RULES = ("official", "total_failure")
@@ -318,7 +318,7 @@ def test_strategy_odds():
 
 
 def test_reroll_improves_compares_with_keeping_the_roll():
-    from rules.v5.exact_odds import reroll_improves
+    from storyteller_dice.rules.v5.exact_odds import reroll_improves
 
     all_successes_win = v5.evaluate([6, 7, 8, 9], [2], 1)
     assert not reroll_improves(all_successes_win, v5_odds.best_reroll(all_successes_win))

@@ -4,6 +4,8 @@ shape, a view (`V5System.rouse_view`, `remorse_view`, `frenzy_view`) of what the
 and the lines drawn from those views by the shared display.
 """
 
+import pytest
+
 from storyteller_dice.commands.v5.humanity import CmdFrenzy, CmdRemorse
 from storyteller_dice.commands.v5.hunger import CmdRouse
 from storyteller_dice.rolllog import api as rolllog_api
@@ -11,6 +13,8 @@ from storyteller_dice.rolllog import display
 from storyteller_dice.rules.display import strip_markup
 
 from .table_helpers import TableTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestWingRecords(TableTest):

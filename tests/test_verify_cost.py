@@ -6,6 +6,8 @@ may not see: the same statements, in the same order, differing only in the code 
 
 import re
 
+import pytest
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -13,6 +15,8 @@ from storyteller_dice.commands.dice_base import announce
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.rolllog import api
 from tests.test_rolllog import LogTestBase
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 
 class TestVerifyCost(LogTestBase):

@@ -16,10 +16,14 @@ import html
 import re
 from urllib.parse import urlencode
 
+import pytest
+
 from django.test import override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from tests.test_odds_page import OddsPageTest
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass (.ci/run) runs these too
 
 SYSTEMS = ("v5", "v20", "seyruun", "whalefall", "dicecheck")
 # A pool of sheet traits and a target: the page's fields, the traits ticked, and +odds as typed
@@ -223,9 +227,9 @@ def test_every_scoring_die_is_marked_in_every_system():
     import random
     from pathlib import Path
 
-    from rules import systems
-    from rules.display import format_die
-    from rules.engine import DOUBLE, SUCCESS, TEN
+    from storyteller_dice.rules import systems
+    from storyteller_dice.rules.display import format_die
+    from storyteller_dice.rules.engine import DOUBLE, SUCCESS, TEN
 
     from storyteller_dice.rolllog.views import _dice
 

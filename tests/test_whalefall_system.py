@@ -8,11 +8,11 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules import whalefall
-from rules.engine import FAIL, SUCCESS, RollView, System, check_system
-from rules.errors import DiceError
-from rules.randomness import FixedFaces
-from rules.whalefall.system import SYSTEM, WhalefallSystem
+from storyteller_dice.rules import whalefall
+from storyteller_dice.rules.engine import FAIL, SUCCESS, RollView, System, check_system
+from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.randomness import FixedFaces
+from storyteller_dice.rules.whalefall.system import SYSTEM, WhalefallSystem
 
 
 def roller(**values):
@@ -271,7 +271,7 @@ def test_sheet_layout_fits_eighty_columns():
     # three columns of "Label ........ 10" side by side, two spaces apart
     widest = [max(len(label) + 4 for label, _ in column) for _, column in rows]
     assert sum(widest) + 2 * (len(rows) - 1) <= 80
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     if hasattr(display, "format_sheet"):
         text = display.format_sheet("Gomez", "approved", sections, width=80)
         assert all(display.visible_len(line) <= 80 for line in text.split("\n"))
@@ -305,9 +305,9 @@ def test_a_bad_skill_list_is_refused_at_start(skills):
     ("50d8 vs (5,2)", [8] * 50, True),
 ])
 def test_rolls_and_odds_fit_eighty_columns_on_the_display(text, faces, numbers_only):
-    display = pytest.importorskip("rules.display")
+    display = pytest.importorskip("storyteller_dice.rules.display")
     if not hasattr(display, "format_roll"):
-        pytest.skip("rules.display has no format_roll yet")
+        pytest.skip("storyteller_dice.rules.display has no format_roll yet")
     request, _, view = play(text, faces, numbers_only=numbers_only, athletics=3)
     for shown in (display.format_roll(view, "Ryuji", comment="leaps the pit " * 5, width=80),
                   display.format_odds(SYSTEM.odds(request), width=80)):

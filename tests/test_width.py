@@ -17,8 +17,8 @@ from storyteller_dice.commands.dice_base import width_of
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolllog import CmdRolls
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
-from rules.display import visible_len
-from rules.randomness import seeded
+from storyteller_dice.rules.display import visible_len
+from storyteller_dice.rules.randomness import seeded
 from tests.table_helpers import Connected
 from tests.test_engine_contract import TYPICAL, sent
 
@@ -138,7 +138,7 @@ class WidthTest(Connected, EvenniaCommandTest):
                 self.assert_fits(got[self.char2], 80, key)
 
     def test_whalefall_gm_hint_fits_50_columns(self):
-        from rules.randomness import FixedFaces
+        from storyteller_dice.rules.randomness import FixedFaces
 
         self.screen(50)
         with override_settings(DICE_SYSTEM="whalefall"):

@@ -4,7 +4,7 @@ import pytest
 
 from .harness import on_throwaway_postgres
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 
 def test_server_database_backend(superuser_client):

@@ -32,7 +32,7 @@ def test_dicecheck_over_telnet(new_player):
     assert f"[Roll] {alice.name} rolls Strength 4 = 4d(7+), vs TN 3" in seen
     found = body.search(seen)
     faces = [int(face) for face in found.group(1).split()]
-    from rules import dicecheck
+    from storyteller_dice.rules import dicecheck
 
     result = dicecheck.evaluate(faces, 7, 3)
     assert int(found.group(2)) == result.hits == sum(face >= 7 for face in faces)

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 CODE = re.compile(r"\[code [A-Z0-9]{8}\]")
 PROMPT_LIMIT = 3.0  # seconds for the other player's roll to come back during the flood

@@ -9,7 +9,7 @@ import pytest
 
 from . import hostile_checks
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 FORGE = "x$clr(/,$clr(w,[Roll])) Admin rolls 10 dice, Hunger 0, vs 3"
 CODE = re.compile(r"\[code [A-Z0-9]{8}\]")

@@ -7,7 +7,7 @@ server's start hook connects; the Character typeclass itself never calls into th
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 
 def test_pending_challenge_and_kept_notice_on_login(game_server, new_player):

@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 NO_SUCH_ROLL = "There is no such roll."

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 RELOAD_TIMEOUT = 120  # a loaded 2-core machine takes a while to bring the Server back
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 
 def test_second_player_sees_the_roll(new_player):
@@ -37,7 +37,7 @@ def test_second_player_sees_the_roll(new_player):
     hunger = [int(dice.group(2))]
     assert len(regular) == 4 and all(1 <= f <= 10 for f in regular + hunger)
     # The shown outcome agrees with the rules for the shown faces.
-    from rules import v5
+    from storyteller_dice.rules import v5
 
     result = v5.evaluate(regular, hunger, 3)
     assert f"=> {result.successes} success" in line

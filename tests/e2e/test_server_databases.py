@@ -10,7 +10,7 @@ import pytest
 
 from .harness import GameServer, on_throwaway_postgres, postgres_admin
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 
 def test_the_server_uses_its_own_database(game_server, superuser_client):

@@ -21,7 +21,7 @@ game_server = system_server("seyruun")
 
 
 def test_seyruun_over_telnet(new_player):
-    from rules import seyruun
+    from storyteller_dice.rules import seyruun
 
     anna = new_player(name=f"Anna{secrets.token_hex(2)}")
     bob = new_player()

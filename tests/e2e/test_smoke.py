@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 
 def test_players_hear_each_other(new_player):

@@ -42,7 +42,7 @@ def test_v20_wounds_over_telnet(new_player, superuser_client):
     found = re.search(r"Dice: (\d+) (\d+) (\d+) (\d+)  =>  (\d+) success(?:es)?: ([a-z ]+?)(?: \(|\s*\[)", flat)
     assert found, flat
     faces = [int(found.group(i)) for i in range(1, 5)]
-    from rules import v20
+    from storyteller_dice.rules import v20
 
     result = v20.evaluate(faces, 6)
     assert int(found.group(5)) == result.successes

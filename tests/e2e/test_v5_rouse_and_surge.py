@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 ROLL_END = re.compile(r"\[code [A-Z0-9]+\]")
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.database]
 
 CONTEST_RESULT = re.compile(r"=>\s+(?:\S+\s+wins\s+by\s+\d+\s+\(\d+\s+to\s+\d+\)|Tie\s+at\s+\d+\s+success(?:es)?:\s+\S+\s+wins)")
 

@@ -34,7 +34,7 @@ def test_whalefall_over_telnet(new_player):
     found = body.search(seen)
     faces = [int(found.group(i)) for i in range(1, 5)]
     assert all(1 <= face <= 8 for face in faces)
-    from rules import whalefall
+    from storyteller_dice.rules import whalefall
 
     result = whalefall.evaluate(faces, 5, 2, sides=8)
     assert int(found.group(5)) == result.meeting
