@@ -51,7 +51,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.append(str(ROOT))  # `tests.*` and `bench.*` when run as a script
+if "tests" not in sys.modules:
+    # Run as a script: `tests.*` and `bench.*` from the repository, first, since django-sekizai
+    # installs a top-level `tests` package of its own. Under pytest the repository's `tests` is
+    # already imported, and the root must not go first there: its `typeclasses/` folder would
+    # then shadow the demo game's for every test that imports Evennia's typeclasses later.
+    sys.path.insert(0, str(ROOT))
 
 from tests.e2e.harness import (  # noqa: E402
     DO, IAC, SB, SE, WILL, GameServer, TelnetClient, on_throwaway_postgres, strip_ansi, telnet_decode,

@@ -7,7 +7,16 @@ per session, `evennia._init()`, which reads that database. Tests that use neithe
 functions testing `rules/`) never create the database and stay fast.
 """
 
+import os
+
 import pytest
+
+
+def on_postgres():
+    """True inside scripts/with_postgres.sh: the tests' database and the e2e servers' are
+    PostgreSQL there."""
+    return os.environ.get("E2E_ON_POSTGRES") == "1" and os.environ.get("GAME_DB", "").lower() in (
+        "postgres", "postgresql")
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +36,11 @@ def pytest_collection_modifyitems(config, items):
     servers at once on a 2-core machine would make their timings the test of the machine.
     """
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    if not on_postgres():
+        only_there = pytest.mark.skip(reason="PostgreSQL only: run under scripts/with_postgres.sh")
+        for item in items:
+            if item.get_closest_marker("postgres") is not None:
+                item.add_marker(only_there)
     for item in items:
         if item.get_closest_marker("e2e") is not None:
             item.add_marker(pytest.mark.xdist_group("e2e"))

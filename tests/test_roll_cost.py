@@ -85,9 +85,8 @@ class RollCostTest(Scene, EvenniaCommandTest):
         self.assertEqual(entry.receivers.count(), 0)
         self.assertEqual(len(entry.receiver_names), 50)
 
+    @pytest.mark.postgres
     def test_on_postgresql_a_roll_waits_on_the_same_few_round_trips_for_1_and_for_50(self):
-        if not on_postgresql():
-            self.skipTest("PostgreSQL only (scripts/with_postgres.sh)")
         from storyteller_dice.commands.rolls import CmdRoll
 
         def trips(people):
@@ -180,6 +179,7 @@ class RollCostTest(Scene, EvenniaCommandTest):
             self.assertEqual(text, tagged if number % 3 == 1 else 'Char says, "hello|n"', character.key)
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_on_postgresql_outside_a_transaction_a_roll_is_one_round_trip(monkeypatch):
     """As the game runs a command (no transaction open): the entry, its counts and the
@@ -192,8 +192,6 @@ def test_on_postgresql_outside_a_transaction_a_roll_is_one_round_trip(monkeypatc
     from storyteller_dice.commands.v5.willpower import last_roll
     from storyteller_dice.rolllog.models import FaceTally, RollEntry, RollFace
 
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL only (scripts/with_postgres.sh)")
     test = OutsideATransaction("run")
     test.setUp()
     try:

@@ -187,12 +187,11 @@ def test_on_for_a_sqlite_file_and_postgresql_only_with_the_setting():
     assert durable.sync_for({"ENGINE": "django.db.backends.postgresql", "NAME": "evennia"}, False) is None
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_postgresqls_flush_runs_on_its_own_connection_without_counting_itself(monkeypatch):
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL only (scripts/with_postgres.sh)")
     held, _syncs, _logged = barrier()
     monkeypatch.setattr(durable, "_BARRIER", [held])
     durable._count_writes(connection)

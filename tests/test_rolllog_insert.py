@@ -105,6 +105,7 @@ def test_an_error_in_the_block_sends_nothing():
     assert not RollEntry.objects.filter(code="FFFF7777").exists()
 
 
+@pytest.mark.postgres
 def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
     """On PostgreSQL the held statements read their rows from arrays (`unnest`): the text is
     the same for 2 faces and for 40, a value every row shares is bound once, and equal values
@@ -113,8 +114,6 @@ def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
     from storyteller_dice.rolllog.counting import add_counts, inserted_first, insert_rows
     from storyteller_dice.rolllog.models import FaceTally, RollFace
 
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL only (scripts/with_postgres.sh): SQLite runs each statement as it comes")
     key = ("day", "private", "system", "label", "sides", "face")
     sent = []
     for number, code in ((2, "GGGG2222"), (40, "HHHH3333")):

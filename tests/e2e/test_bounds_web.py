@@ -11,7 +11,7 @@ import pytest
 
 from .test_web import browser, page, send, wait_for_text  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 END_OF_REPORT = "fair dice do that one time in a hundred"
 

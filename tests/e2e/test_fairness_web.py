@@ -11,7 +11,7 @@ import pytest
 
 from .test_web import LOCAL_HOSTS, browser, page  # noqa: F401 - the fixtures
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 
 def test_fairness_and_odds_pages(game_server, new_player, page):  # noqa: F811

@@ -2,11 +2,11 @@
 End to end: the package installed into games that are not ours (README: "Add to an existing
 game"), on Evennia 6.1.0 and 5.0.1.
 
-For each Evennia version one fresh virtualenv gets `pip install <this checkout>` (uv, with this
-machine's Python; no editable install, so only the built package is there) and that Evennia
-(5.0.1's launcher imports distutils, so setuptools too); `python -c "import
-storyteller_dice.rules"` works in it with no settings. Games get ONLY the README's required
-blocks (read from README.md):
+For each Evennia version one fresh virtualenv gets the wheel `python -m build --wheel` makes from
+a copy of this checkout (installed with uv and this machine's Python, so only the released
+package is there, as a host gets it) and that Evennia (5.0.1's launcher imports distutils, so
+setuptools too); `python -c "import storyteller_dice.rules"` works in it with no settings.
+Games get ONLY the README's required blocks (read from README.md):
 
 - a stock `evennia --init` game, with a command and a Character attribute of the host's own,
   is migrated, started on spare ports and played over telnet by two players: `+stat`,
@@ -117,10 +117,19 @@ def checkout(tmp_path_factory):
     return source
 
 
+@pytest.fixture(scope="module")
+def wheel(checkout):
+    """The wheel `python -m build` makes from the copy: what a host installs from a release."""
+    out = checkout.parent / "dist"
+    run(sys.executable, "-m", "build", "--wheel", "-o", str(out), str(checkout))
+    (built,) = out.glob("storyteller_dice-*.whl")
+    return built
+
+
 @pytest.fixture(scope="module", params=EVENNIA_VERSIONS)
-def venv(request, checkout, tmp_path_factory):
-    """A fresh virtualenv with the checkout installed (not editable) and the Evennia version
-    of the parameter: its python."""
+def venv(request, wheel, tmp_path_factory):
+    """A fresh virtualenv with the built wheel installed and the Evennia version of the
+    parameter: its python."""
     uv = shutil.which("uv", path=os.path.dirname(sys.executable)) or shutil.which("uv")
     if uv is None:
         pytest.skip("uv is not installed")
@@ -130,7 +139,7 @@ def venv(request, checkout, tmp_path_factory):
     run(uv, "venv", "-q", "-p", os.path.realpath(sys._base_executable), str(where), env=env)
     python = str(where / "bin" / "python")
     # setuptools: Evennia 5.0's launcher imports distutils, gone from Python 3.12's library.
-    run(uv, "pip", "install", "-q", "--python", python, str(checkout), f"evennia=={request.param}", "setuptools",
+    run(uv, "pip", "install", "-q", "--python", python, str(wheel), f"evennia=={request.param}", "setuptools",
         env=env)
     version = run(python, "-c", "import evennia; print(evennia.__version__)", env=clean_env(python)).stdout
     assert version.strip().startswith(request.param)

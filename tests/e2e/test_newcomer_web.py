@@ -17,7 +17,7 @@ import pytest
 
 from .test_web import browser, page, send, wait_for_text  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 RGB = re.compile(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)")
 

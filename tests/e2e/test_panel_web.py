@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.test_web import CODE, browser, page, send, shoot, wait_for_text  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 CHANCE_LINE = re.compile(r"^\s{2}(?P<label>\S.*?)\s{2,}(?P<percent>[<>]?\d+\.\d%)\s*$")
 

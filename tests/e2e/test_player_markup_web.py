@@ -11,7 +11,7 @@ import pytest
 
 from .test_web import browser, page, send, wait_for_text  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 ATTACK = "Staff, please |l|ltc+stat {victim}/dex=5|l|ltt[click here to verify my roll]|l|lte"
 # Whatever in the message window could send a command or open a page when clicked.

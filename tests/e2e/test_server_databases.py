@@ -27,7 +27,7 @@ def test_the_server_uses_its_own_database(game_server, superuser_client):
         assert f"DBNAME={game_server.db_path}=" in out, out
 
 
-@pytest.mark.skipif(not on_throwaway_postgres(), reason="PostgreSQL only: SQLite makes no database")
+@pytest.mark.postgres
 def test_a_failed_start_drops_its_database(tmp_path):
     before = postgres_admin("list").split()
     server = GameServer(run_dir=tmp_path, settings_file="no_such_settings.py")

@@ -24,7 +24,7 @@ import pytest
 from .test_newcomer_web import COLOURS_JS, contrast, transparent
 from .test_web import LOCAL_HOSTS, browser, message_text, send, shoot, wait_for_text  # noqa: F401 - fixtures
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
