@@ -138,9 +138,11 @@ def names_the_toy(text):
     return re.search(r"\b(coin|toy_system)\b", text, re.IGNORECASE) is not None
 
 
-def test_the_shared_files_the_toy_had_to_touch_none():
+def test_the_shared_files_the_toy_had_to_touch_none(db):
     """No file of the package or the game names the toy or imports it, and every part of the
-    toy (its system, its wing, its commands, its help) is a module under tests/toy_system/."""
+    toy (its system, its wing, its commands, its help) is a module under tests/toy_system/.
+    (`db`: Evennia's flat API, the toy's `from evennia import CmdSet`, is filled in by its
+    initialisation, which comes with the test database.)"""
     from tests.toy_system import help as toy_help
     from tests.toy_system.system import SYSTEM
     from tests.toy_system.teamwork import RULES
