@@ -29,7 +29,7 @@ from storyteller_dice.typeclasses.screenreader import msg_readable
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
 from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: F401
 
-from . import panel
+from . import events
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -542,7 +542,7 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
     else:
         out = _store(caller, receivers, text, record, private, shared_with, keep)
     send(receivers, out, from_obj=caller)
-    panel.announced(receivers)
+    events.roll_shown(receivers)  # the web client's dice panel lists it (commands.panel)
     if private:
         tell_not_shown(caller, not_shown)
     return receivers
