@@ -20,6 +20,7 @@ from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control, wrap
 from storyteller_dice.rules.engine import read_whole
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.systems import wing_of
 from storyteller_dice.typeclasses.audience import distinct
 from storyteller_dice.typeclasses.incoming import ours
 # The host's Character typeclass: any class mixing in the sheet counts as a character.
@@ -149,8 +150,9 @@ def is_staff(obj):
 class Wing:
     """
     A system's extras to the shared commands, and its own commands. The default wing (a system
-    without one) adds nothing. A system's wing is `commands.<key>.wing.WING` (a subclass),
-    found by its key, so a new system needs no edit here; tests may `register_wing`.
+    without one) adds nothing. The system names its wing (`System.wing`, "module:ATTRIBUTE";
+    the package's own five by the registry: `rules.systems.wing_of`), so a new system needs no
+    edit here.
 
     Attributes:
         key (str): the system's key.
@@ -259,8 +261,9 @@ class Wing:
         """Restore the wing's pending state after a start."""
 
 
+# Wing objects registered by key: kept for systems written before `System.wing` named the
+# wing; a new system names its wing instead (`dice_wing`).
 WINGS = {}
-_WING_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def register_wing(wing):
@@ -273,24 +276,16 @@ def unregister_wing(key):
 
 
 def dice_wing(system=None):
-    """The configured system's `Wing` (the default one when it has none)."""
+    """The configured system's `Wing`: the one its system names (`rules.systems.wing_of`), or
+    the default one, which adds nothing."""
     system = system or dice_system()
-    key = system.key
-    if key in WINGS:
-        return WINGS[key]
-    if system.wing:  # a system from outside the package names its wing ("module:ATTRIBUTE")
-        module_name, _, attribute = system.wing.partition(":")
-        return getattr(importlib.import_module(module_name), attribute or "WING")
-    if _WING_KEY.match(key):
-        name = f"{__package__}.{key}.wing"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name not in (name, f"{__package__}.{key}"):
-                raise
-        else:
-            return getattr(module, "WING")
-    return Wing(key)
+    if system.key in WINGS:
+        return WINGS[system.key]
+    path = wing_of(system)
+    if not path:
+        return Wing(system.key)
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute or "WING")
 
 
 def find_character(caller, name, room_only=False):

@@ -343,8 +343,9 @@ def _configured_key():
 def declared_keys(system_key=None):
     """
     {key: aliases} of `DiceCmdSet`'s commands under a system, read without Evennia: the shared
-    ones (`SHARED_KEYS`) and the wing's (`commands/<key>/command_keys.py`, or for a system from
-    outside the package, `command_keys` beside its wing's module; none when there is none).
+    ones (`SHARED_KEYS`) and the wing's (`command_keys` beside its wing's module,
+    `rules.systems.wing_of`: `commands/<key>/command_keys.py` for the package's; none when there
+    is none).
     """
     from storyteller_dice.rules import systems
     from storyteller_dice.rules.errors import DiceError
@@ -355,11 +356,10 @@ def declared_keys(system_key=None):
         system = systems.get_system(key)
     except DiceError:
         return keys
-    if system.wing:
-        package = system.wing.partition(":")[0].rpartition(".")[0]
-    else:
-        package = f"{_PACKAGE}.commands.{system.key}"
-    name = f"{package}.command_keys"
+    wing = systems.wing_of(system)
+    if not wing:
+        return keys
+    name = f"{wing.partition(':')[0].rpartition('.')[0]}.command_keys"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as err:

@@ -579,8 +579,10 @@ class System:
             shared ones (`typeclasses.speech_text`): a player's speech naming one is marked.
         mark_looks (tuple of MarkLook): how dice with its own marks look (a mark is any
             word; `MARKS` are the ones the five systems use).
-        wing (str): where its wing is ("module:ATTRIBUTE"), for a system outside this
-            package; the package's own are found by key (`commands.dice_base.dice_wing`).
+        wing (str): where its wing is ("module:ATTRIBUTE", e.g. "my_game.dice.wing:WING"),
+            its commands and its extras to the shared ones (`commands.dice_base.Wing`); "" for
+            none. The package's own five are named by the registry
+            (`rules.systems.PACKAGE_WINGS`); `rules.systems.wing_of` reads both.
     """
 
     key = ""

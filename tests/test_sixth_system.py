@@ -1,7 +1,7 @@
 """
 A sixth system edits no shared file: the toy of tests/toy_system/ ("Coin") is installed as a
-host would (`tests.toy_system.install()`: `rules.systems.register` and
-`commands.dice_base.register_wing`, then `DICE_SYSTEM = "coin"`), and the shared parts serve
+host would (`tests.toy_system.install()`: `rules.systems.register`, the system naming its wing,
+then `DICE_SYSTEM = "coin"`), and the shared parts serve
 it from what it declares: `+roll` and the contract (tests/test_engine_contract.py), its tag in
 speech, its die mark's look on telnet and on the roll log's page, `+sheet`, `help dice` and the
 help index, Limbo, the home page and the connect screen; a contest on the shared challenge flow
@@ -115,16 +115,18 @@ class TestSixthSystem(WordsChecks, EvenniaCommandTest):
         entries.test_dice_entries_fit_one_page(None)
         entries.test_no_stray_pipe(None)
 
-    def test_a_system_may_name_its_wing_instead(self):
-        from storyteller_dice.commands.dice_base import dice_wing, unregister_wing
+    def test_the_system_names_its_wing(self):
+        from storyteller_dice.commands.dice_base import Wing, dice_wing
         from tests.toy_system.system import CoinSystem
         from tests.toy_system.wing import WING
 
-        class Named(CoinSystem):
-            wing = "tests.toy_system.wing:WING"
+        assert dice_wing(systems.get_system(toy_system.KEY)) is WING
 
-        unregister_wing(toy_system.KEY)
-        assert dice_wing(systems.register(Named())) is WING
+        class Bare(CoinSystem):
+            wing = ""
+
+        bare = dice_wing(systems.register(Bare()))  # no wing: the default one, which adds nothing
+        assert type(bare) is Wing and bare.key == toy_system.KEY
 
     def test_gone_when_uninstalled(self):
         toy_system.install()()
