@@ -10,6 +10,8 @@ lives here, and no system's words: a system's own commands and its extras to the
 
 import importlib
 import re
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
@@ -18,7 +20,7 @@ from storyteller_dice.rolllog import api as rolllog_api
 from storyteller_dice.rules.display import MIN_WIDTH, append_code, fit_width, format_refusal, reported_number
 from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control, wrap
-from storyteller_dice.rules.engine import read_whole
+from storyteller_dice.rules.engine import Roller, RollRequest, read_whole
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.systems import wing_of
 from storyteller_dice.typeclasses.audience import distinct
@@ -147,6 +149,23 @@ def is_staff(obj):
 # ---------------------------------------------------------------- wings
 
 
+class Asked(Protocol):
+    """What a wing's hook is handed as `cmd`: the command running (a `DiceCommand`; +odds asked
+    outside the command, by the web client's panel, an `commands.odds.OddsAsked`). A hook may
+    keep what it needs for a later hook on it (the Dice Check's target)."""
+
+    caller: Any
+    key: str
+    args: str
+    raw_string: str
+    switches: list[str]
+    system: Any  # the configured `rules.engine.System`
+
+
+#: what an after-roll hook adds to the roll's message: client width -> extra lines
+ExtraLines = Callable[[int], list[str]]
+
+
 class Wing:
     """
     A system's extras to the shared commands, and its own commands. The default wing (a system
@@ -169,41 +188,41 @@ class Wing:
             None: no teamwork).
     """
 
-    switches = ()
-    teamwork = None
-    odds_switches = ()
-    cmdset = None
-    roll_help = ""
-    odds_help = ""
-    guide = ""
-    help_topics = ()
+    switches: tuple[str, ...] = ()
+    teamwork: Any = None  # commands.teamwork.TeamworkRules or None
+    odds_switches: tuple[str, ...] = ()
+    cmdset: Any = None  # an evennia CmdSet class or None
+    roll_help: str = ""
+    odds_help: str = ""
+    guide: str = ""
+    help_topics: tuple[dict, ...] = ()
 
-    def __init__(self, key=""):
+    def __init__(self, key: str = "") -> None:
         self.key = key
 
-    def handle_roll(self, cmd):
+    def handle_roll(self, cmd: Asked) -> bool:
         """Run a +roll/+check that is the wing's own (e.g. by a switch); True when it did."""
         return False
 
     # The wing's `+odds/contest` (cmd -> None), or None: no contest odds.
-    contest_odds = None
+    contest_odds: Callable[[Asked], None] | None = None
 
-    def handle_odds(self, cmd):
+    def handle_odds(self, cmd: Asked) -> bool:
         """Run a +odds that is the wing's own; True when it did (`+odds/contest` by default)."""
         if self.contest_odds is None or "contest" not in cmd.switches:
             return False
         self.contest_odds(cmd)
         return True
 
-    def prepare_odds(self, cmd, text, roller):
+    def prepare_odds(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
         """+odds' text and roller before parsing (a system's own ending, e.g. another state)."""
         return text, roller
 
-    def prepare_roll(self, cmd, text, roller):
+    def prepare_roll(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
         """+roll/+check's text and roller before parsing (e.g. state the wing keeps: V20's retries)."""
         return text, roller
 
-    def prepare_request(self, cmd, request, roller):
+    def prepare_request(self, cmd: Asked, request: RollRequest, roller: Roller) -> RollRequest:
         """
         The request +roll, +check and +odds go on with, right after the system parsed it: e.g.
         with a target character's sheet read in (a check against their defence). Returns the
@@ -211,13 +230,14 @@ class Wing:
         """
         return request
 
-    def before_odds(self, cmd, request, roller):
+    def before_odds(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
         """Refuse (DiceError) a +odds request the system cannot answer."""
 
-    def before_roll(self, cmd, request, roller):
+    def before_roll(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
         """Refuse (DiceError) before any die is rolled: e.g. a resource the roll spends is gone."""
 
-    def after_roll(self, cmd, request, result, rng):
+    def after_roll(self, cmd: Asked, request: RollRequest, result: Any,
+                   rng: Any) -> tuple[Any, Any | None, ExtraLines]:
         """
         Change the roll right after it is made (an at-once reroll).
 
@@ -226,7 +246,7 @@ class Wing:
         """
         return result, None, lambda width: []
 
-    def keep(self, cmd, request, result, record, receivers):
+    def keep(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
         """
         State kept with the roll (remember it for a later command), written in the roll's own
         transaction, once it is stored and before it is shown: one commit for both.
@@ -234,30 +254,32 @@ class Wing:
         transaction may be tried again (a clash of codes).
         """
 
-    def rolled(self, cmd, request, result, record, receivers):
+    def rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
         """After the roll was stored and shown (pay for it, tell someone more, ...)."""
 
-    def extended_keep(self, cmd, state, request, result, record, receivers):
+    def extended_keep(self, cmd: Asked, state: Any, request: RollRequest, result: Any, record: dict,
+                      receivers: "Announced") -> None:
         """As `keep`, for a roll of an extended roll (`commands.extended`; `state`: the
         `rules.extended.ExtendedRoll` after it), e.g. the roll a later reroll corrects."""
 
-    def extended_rolled(self, cmd, request, result, record, receivers):
+    def extended_rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict,
+                        receivers: "Announced") -> None:
         """As `rolled`, for a roll of an extended roll (pay what it spends)."""
 
-    def sheet_flags(self, character):
+    def sheet_flags(self, character: Any) -> frozenset[str]:
         """The flags `Sheet.layout` shows (a frozenset of str)."""
         return frozenset()
 
-    def pending_lines(self, character):
+    def pending_lines(self, character: Any) -> list[str]:
         """What is still pending for the character (shown on connecting), one line each."""
         return []
 
-    def panel_actions(self, character):
+    def panel_actions(self, character: Any) -> list[dict]:
         """What the web client's dice panel offers the character now (`commands.panel`): a
         list of {"label", "command" (the line a player types), "seconds" (left, or None)}."""
         return []
 
-    def at_server_start(self):
+    def at_server_start(self) -> None:
         """Restore the wing's pending state after a start."""
 
 
