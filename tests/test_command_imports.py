@@ -188,3 +188,16 @@ def test_no_commands_module_imported_inside_a_function():
 
 def test_a_circle_is_found():
     assert circles_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_the_event_and_the_state_import_nothing_of_commands():
+    # A roll shown is an event (`commands.events`) the panel listens to, and pending state
+    # (`commands.pending`) is imported by the flows that keep it: neither reaches back up.
+    assert GRAPH["events"][0] == set()
+    assert GRAPH["pending"][0] == set()
+    assert "panel" not in GRAPH["dice_base"][0]
+
+
+def test_nothing_in_commands_imports_the_seam_page():
+    # commands/seam.py is the page a system is written against; it imports the flows.
+    assert [name for name, (found, _) in GRAPH.items() if "seam" in found] == []
