@@ -30,7 +30,8 @@ PUPPET_HOOK = "dice_pending_on_puppet"
 
 def pending_lines(character):
     """What is still pending for `character`, one line each (expired things are expired now)."""
-    return contest.pending_lines(character) + extended.pending_lines(character) + list(dice_wing().pending_lines(character))
+    return (contest.pending_lines(character) + extended.pending_lines(character)
+            + list(dice_wing().pending_lines(character)))
 
 
 def at_connect(character):

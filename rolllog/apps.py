@@ -11,8 +11,9 @@ settings, so a host writes only its few required lines.
   System, a key of the package's own systems), a bad `DICE_SYSTEM`, an unimportable
   `DICE_TRAIT_SOURCE` or a `DICE_COMMAND_KEYS` naming no command of ours prints one line
   naming the setting to stderr and raises `SystemExit(1)`: in the launcher that stops
-  `evennia start` before a Portal or a Server exists. It is `SystemExit`, not an exception: the launcher catches an `Exception` from
-  `django.setup()`, prints a traceback and a generic line, and exits 0.
+  `evennia start` before a Portal or a Server exists. It is `SystemExit`, not an exception:
+  the launcher catches an `Exception` from `django.setup()`, prints a traceback and a generic
+  line, and exits 0.
 - **The settings completed** (appended to, never replaced, and only once however often
   `ready()` runs): `AT_SERVER_STARTSTOP_MODULE` (Evennia takes a module path or a list; it
   becomes a list with `storyteller_dice.commands.hooks` last, so the host's own hooks run
