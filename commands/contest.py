@@ -33,6 +33,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from evennia.utils.utils import delay
 
@@ -418,8 +419,17 @@ class ContestCommand(DiceCommand):
         pool, description = self.read_side(left)
         self.challenge(self.find_defender(right), pool, description, comment)
 
-    def read_opposition(self, text):
+    def read_side(self, text: str) -> tuple[Any, str]:
+        """The challenger's side, checked now: (what to keep, its description, markup)."""
+        raise NotImplementedError
+
+    def read_opposition(self, text: str) -> Any | None:
+        """The other side when it needs no answer (dice, numbers), or None: it names a character."""
         return None
+
+    def roll_now(self, left: str, opposition: Any, comment: str) -> None:
+        """Roll `left` against an `opposition` that needs no answer (`read_opposition`), and show it."""
+        raise NotImplementedError
 
     def find_defender(self, name):
         caller = self.caller
@@ -465,15 +475,15 @@ class ContestCommand(DiceCommand):
                                  subject=challenge.challenger)
         self.contested(challenge, outcome, receivers)
 
-    def read_answer(self, challenge, text):
+    def read_answer(self, challenge: Challenge, text: str) -> Any:
         if not text:
             raise DiceError(f"Answer with your pool: {self.key}/answer <pool>.")
         return text
 
-    def roll_contest(self, challenge, answer):
+    def roll_contest(self, challenge: Challenge, answer: Any) -> shared.Outcome:
         raise NotImplementedError
 
-    def contested(self, challenge, outcome, receivers):
+    def contested(self, challenge: Challenge, outcome: shared.Outcome, receivers: Any) -> None:
         """After the answered contest was shown (a system pays its costs, keeps rerolls)."""
 
     def decline(self):

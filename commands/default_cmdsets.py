@@ -16,37 +16,14 @@ from evennia import CmdSet
 
 from . import keys
 from .building import CmdCreate, CmdDig, CmdName, CmdOpen
-from .dice_base import dice_wing
+# The classes of `DiceCmdSet`'s commands (commands/catalogue.py); named here too, as before.
+from .catalogue import SHARED_COMMANDS, dice_command_classes  # noqa: F401
 from .help import CmdHelp
 from .nospoof import CmdNospoof
 from .ooc import CmdOOC, CmdUnpuppet
-from .fairness import CmdDice
-from .odds import CmdOdds
 from .options import CmdOption
-from .rolllog import CmdRolls
-from .rolls import CmdCheck, CmdRoll
-from .sheet import CmdApprove, CmdSheet, CmdStat
 from .speech import CmdPage, CmdPose, CmdSay, CmdSetDesc, CmdWhisper
 from .unloggedin import CmdUnconnectedCreate, CmdUnconnectedEncoding
-
-
-# The shared commands of `DiceCmdSet` (commands/keys.py's SHARED_KEYS writes out their names).
-SHARED_COMMANDS = (
-    CmdSheet, CmdStat, CmdApprove,  # the sheet
-    CmdRoll, CmdCheck,  # rolls
-    CmdOdds, CmdRolls,  # odds and the record
-    CmdDice,  # +dice/fairness
-    CmdOOC,  # `ooc <text>`; bare, Evennia's own leave-your-character (it extends the stock one)
-)
-
-
-def dice_command_classes():
-    """The classes of `DiceCmdSet`'s commands as written: the shared ones, then the wing's."""
-    wing = dice_wing()
-    found = list(SHARED_COMMANDS)
-    if wing.cmdset is not None:
-        found += [type(command) for command in wing.cmdset().commands]
-    return found
 
 
 class DiceCmdSet(CmdSet):

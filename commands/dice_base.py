@@ -10,6 +10,8 @@ lives here, and no system's words: a system's own commands and its extras to the
 
 import importlib
 import re
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from django.conf import settings
 from evennia.commands.default.muxcommand import MuxCommand
@@ -18,8 +20,9 @@ from storyteller_dice.rolllog import api as rolllog_api
 from storyteller_dice.rules.display import MIN_WIDTH, append_code, fit_width, format_refusal, reported_number
 from storyteller_dice.rules.display import escape as _escape
 from storyteller_dice.rules.display import without_control, wrap
-from storyteller_dice.rules.engine import read_whole
+from storyteller_dice.rules.engine import Roller, RollRequest, read_whole
 from storyteller_dice.rules.errors import DiceError
+from storyteller_dice.rules.systems import wing_of
 from storyteller_dice.typeclasses.audience import distinct
 from storyteller_dice.typeclasses.incoming import ours
 # The host's Character typeclass: any class mixing in the sheet counts as a character.
@@ -29,7 +32,7 @@ from storyteller_dice.typeclasses.screenreader import msg_readable
 # The configured system lives below the commands (the typeclasses and the web pages use it too).
 from storyteller_dice.typeclasses.system import check_configured_system, dice_system, system_key  # noqa: F401
 
-from . import panel
+from . import events
 
 HELP_CATEGORY = "Dice"
 MAX_NAME = 80  # longer than any character's name: refused without a search
@@ -146,11 +149,29 @@ def is_staff(obj):
 # ---------------------------------------------------------------- wings
 
 
+class Asked(Protocol):
+    """What a wing's hook is handed as `cmd`: the command running (a `DiceCommand`; +odds asked
+    outside the command, by the web client's panel, an `commands.odds.OddsAsked`). A hook may
+    keep what it needs for a later hook on it (the Dice Check's target)."""
+
+    caller: Any
+    key: str
+    args: str
+    raw_string: str
+    switches: list[str]
+    system: Any  # the configured `rules.engine.System`
+
+
+#: what an after-roll hook adds to the roll's message: client width -> extra lines
+ExtraLines = Callable[[int], list[str]]
+
+
 class Wing:
     """
     A system's extras to the shared commands, and its own commands. The default wing (a system
-    without one) adds nothing. A system's wing is `commands.<key>.wing.WING` (a subclass),
-    found by its key, so a new system needs no edit here; tests may `register_wing`.
+    without one) adds nothing. The system names its wing (`System.wing`, "module:ATTRIBUTE";
+    the package's own five by the registry: `rules.systems.wing_of`), so a new system needs no
+    edit here.
 
     Attributes:
         key (str): the system's key.
@@ -167,41 +188,41 @@ class Wing:
             None: no teamwork).
     """
 
-    switches = ()
-    teamwork = None
-    odds_switches = ()
-    cmdset = None
-    roll_help = ""
-    odds_help = ""
-    guide = ""
-    help_topics = ()
+    switches: tuple[str, ...] = ()
+    teamwork: Any = None  # commands.teamwork.TeamworkRules or None
+    odds_switches: tuple[str, ...] = ()
+    cmdset: Any = None  # an evennia CmdSet class or None
+    roll_help: str = ""
+    odds_help: str = ""
+    guide: str = ""
+    help_topics: tuple[dict, ...] = ()
 
-    def __init__(self, key=""):
+    def __init__(self, key: str = "") -> None:
         self.key = key
 
-    def handle_roll(self, cmd):
+    def handle_roll(self, cmd: Asked) -> bool:
         """Run a +roll/+check that is the wing's own (e.g. by a switch); True when it did."""
         return False
 
     # The wing's `+odds/contest` (cmd -> None), or None: no contest odds.
-    contest_odds = None
+    contest_odds: Callable[[Asked], None] | None = None
 
-    def handle_odds(self, cmd):
+    def handle_odds(self, cmd: Asked) -> bool:
         """Run a +odds that is the wing's own; True when it did (`+odds/contest` by default)."""
         if self.contest_odds is None or "contest" not in cmd.switches:
             return False
         self.contest_odds(cmd)
         return True
 
-    def prepare_odds(self, cmd, text, roller):
+    def prepare_odds(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
         """+odds' text and roller before parsing (a system's own ending, e.g. another state)."""
         return text, roller
 
-    def prepare_roll(self, cmd, text, roller):
+    def prepare_roll(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
         """+roll/+check's text and roller before parsing (e.g. state the wing keeps: V20's retries)."""
         return text, roller
 
-    def prepare_request(self, cmd, request, roller):
+    def prepare_request(self, cmd: Asked, request: RollRequest, roller: Roller) -> RollRequest:
         """
         The request +roll, +check and +odds go on with, right after the system parsed it: e.g.
         with a target character's sheet read in (a check against their defence). Returns the
@@ -209,13 +230,14 @@ class Wing:
         """
         return request
 
-    def before_odds(self, cmd, request, roller):
+    def before_odds(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
         """Refuse (DiceError) a +odds request the system cannot answer."""
 
-    def before_roll(self, cmd, request, roller):
+    def before_roll(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
         """Refuse (DiceError) before any die is rolled: e.g. a resource the roll spends is gone."""
 
-    def after_roll(self, cmd, request, result, rng):
+    def after_roll(self, cmd: Asked, request: RollRequest, result: Any,
+                   rng: Any) -> tuple[Any, Any | None, ExtraLines]:
         """
         Change the roll right after it is made (an at-once reroll).
 
@@ -224,7 +246,7 @@ class Wing:
         """
         return result, None, lambda width: []
 
-    def keep(self, cmd, request, result, record, receivers):
+    def keep(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
         """
         State kept with the roll (remember it for a later command), written in the roll's own
         transaction, once it is stored and before it is shown: one commit for both.
@@ -232,35 +254,38 @@ class Wing:
         transaction may be tried again (a clash of codes).
         """
 
-    def rolled(self, cmd, request, result, record, receivers):
+    def rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
         """After the roll was stored and shown (pay for it, tell someone more, ...)."""
 
-    def extended_keep(self, cmd, state, request, result, record, receivers):
+    def extended_keep(self, cmd: Asked, state: Any, request: RollRequest, result: Any, record: dict,
+                      receivers: "Announced") -> None:
         """As `keep`, for a roll of an extended roll (`commands.extended`; `state`: the
         `rules.extended.ExtendedRoll` after it), e.g. the roll a later reroll corrects."""
 
-    def extended_rolled(self, cmd, request, result, record, receivers):
+    def extended_rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict,
+                        receivers: "Announced") -> None:
         """As `rolled`, for a roll of an extended roll (pay what it spends)."""
 
-    def sheet_flags(self, character):
+    def sheet_flags(self, character: Any) -> frozenset[str]:
         """The flags `Sheet.layout` shows (a frozenset of str)."""
         return frozenset()
 
-    def pending_lines(self, character):
+    def pending_lines(self, character: Any) -> list[str]:
         """What is still pending for the character (shown on connecting), one line each."""
         return []
 
-    def panel_actions(self, character):
+    def panel_actions(self, character: Any) -> list[dict]:
         """What the web client's dice panel offers the character now (`commands.panel`): a
         list of {"label", "command" (the line a player types), "seconds" (left, or None)}."""
         return []
 
-    def at_server_start(self):
+    def at_server_start(self) -> None:
         """Restore the wing's pending state after a start."""
 
 
+# Wing objects registered by key: kept for systems written before `System.wing` named the
+# wing; a new system names its wing instead (`dice_wing`).
 WINGS = {}
-_WING_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def register_wing(wing):
@@ -273,24 +298,16 @@ def unregister_wing(key):
 
 
 def dice_wing(system=None):
-    """The configured system's `Wing` (the default one when it has none)."""
+    """The configured system's `Wing`: the one its system names (`rules.systems.wing_of`), or
+    the default one, which adds nothing."""
     system = system or dice_system()
-    key = system.key
-    if key in WINGS:
-        return WINGS[key]
-    if system.wing:  # a system from outside the package names its wing ("module:ATTRIBUTE")
-        module_name, _, attribute = system.wing.partition(":")
-        return getattr(importlib.import_module(module_name), attribute or "WING")
-    if _WING_KEY.match(key):
-        name = f"{__package__}.{key}.wing"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name not in (name, f"{__package__}.{key}"):
-                raise
-        else:
-            return getattr(module, "WING")
-    return Wing(key)
+    if system.key in WINGS:
+        return WINGS[system.key]
+    path = wing_of(system)
+    if not path:
+        return Wing(system.key)
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute or "WING")
 
 
 def find_character(caller, name, room_only=False):
@@ -542,7 +559,7 @@ def announce(caller, text, private=False, shared_with=(), record=None, keep=None
     else:
         out = _store(caller, receivers, text, record, private, shared_with, keep)
     send(receivers, out, from_obj=caller)
-    panel.announced(receivers)
+    events.roll_shown(receivers)  # the web client's dice panel lists it (commands.panel)
     if private:
         tell_not_shown(caller, not_shown)
     return receivers

@@ -30,7 +30,7 @@ from storyteller_dice.rules.randomness import get_rng
 
 from . import pending
 from .dice_base import announce, dice_system, split_comment, whole_number, width_of
-from .rolls import EXTENDED_SWITCHES, named_audience, private_to, roll_record, split_shared
+from .roll_parts import EXTENDED_SWITCHES, named_audience, private_to, roll_record, split_shared
 
 SWITCHES = frozenset(EXTENDED_SWITCHES)
 STATE = "extended_roll"  # the pending value's key

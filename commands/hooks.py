@@ -14,7 +14,7 @@ the others are left out.
   the others get their timers back, connected players are told what is still pending, and
   the notice on puppeting is connected before any session can puppet (the Character
   typeclass never imports from `commands/`). The command keys the host's cmdsets and ours
-  share are logged, one line each (`keys.report_collisions`), and stored names that break the
+  share are logged, one line each (`catalogue.report_collisions`), and stored names that break the
   name rule (typeclasses/names.py: made before it, or around it) are reported in the log, one
   line each; both are shown to staff at their next login (`staff_notice_lines`, through
   Evennia's login signal, so no Account class of ours is needed). Names are not renamed (see
@@ -27,7 +27,7 @@ from evennia.server.signals import SIGNAL_ACCOUNT_POST_LOGIN
 from evennia.utils import logger
 
 from ..typeclasses import hardening, names, system, welcome
-from . import keys, panel, pending
+from . import catalogue, panel, pending_lifecycle
 
 LOGIN_NOTICE = "storyteller_dice_staff_notice"
 
@@ -39,10 +39,10 @@ def at_server_init():
 
 def at_server_start():
     panel.install()
-    pending.connect_puppet_hook()
-    pending.at_server_start()
+    pending_lifecycle.connect_puppet_hook()
+    pending_lifecycle.at_server_start()
     SIGNAL_ACCOUNT_POST_LOGIN.connect(_on_login, dispatch_uid=LOGIN_NOTICE)
-    for report, what in ((keys.report_collisions, "the command key report"),
+    for report, what in ((catalogue.report_collisions, "the command key report"),
                          (names.report_bad_names, "the stored-name report"),
                          (welcome.describe_limbo_once, "Limbo's first description"),
                          (hardening.at_server_start, "the bundle's start")):
@@ -57,7 +57,7 @@ def staff_notice_lines(account):
     stored names that break the name rule (Admins)."""
     lines = []
     if account is not None and getattr(account, "is_superuser", False):
-        lines += keys.collision_lines()
+        lines += catalogue.collision_lines()
     notice = names.staff_notice(account)
     if notice:
         lines.append(notice)

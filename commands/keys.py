@@ -10,15 +10,14 @@ key (`+dice/fairness` is `+dice`'s). What each function is for:
 
 - `arranged(commands)`: the commands `DiceCmdSet` holds, renamed, left out or with an alias
   dropped as the rulings below say.
-- `report_collisions()` (the server start hook) logs one line per name that the host and we
-  both have; `collision_lines()` is the same lines for the staff notice at login.
+- `decide(cls)`: what becomes of one command of ours (its key in this game, or None, and the
+  collision lines); `commands.catalogue` applies it to the commands themselves
+  (`current_key`, `collision_lines`, `report_collisions`), since it imports them and this
+  module imports none.
 - `settings_problem()`: one line naming `DICE_COMMAND_KEYS` and its bad entry, or None. It is
   importable and usable before Evennia is loaded (the app's `ready()`): it reads the static
   declaration of our keys (`SHARED_KEYS` here, `COMMAND_KEYS` in each wing's
   `command_keys.py`), which tests/test_command_keys.py holds equal to the real cmdsets.
-- `current_key(key)`: the key our command answers to in this game, or None (the web panel
-  sends that, never "+roll" as written: with our +roll left out it offers no Roll and no
-  Verify, which would reach the host's command).
 - `probing()`: True while the host's cmdsets are built to read their names (every cmdset in
   commands/default_cmdsets.py then adds nothing); `host_names()` is what was read, once per
   process (`reset()` forgets it, for tests).
@@ -332,47 +331,6 @@ def arranged(commands):
     return found
 
 
-def our_commands():
-    """The classes of `DiceCmdSet`'s commands in this game: the shared ones and the wing's."""
-    from . import default_cmdsets
-
-    return list(default_cmdsets.dice_command_classes())
-
-
-def current_key(key):
-    """The key our command `key` ("+roll") answers to in this game, or None (left out)."""
-    from .default_cmdsets import SHARED_COMMANDS
-
-    wanted = str(key).lower()
-    shared = [cls for cls in SHARED_COMMANDS if str(cls.key).lower() == wanted]
-    for cls in shared or our_commands():
-        if str(cls.key).lower() == wanted:
-            return decide(cls).key
-    return None
-
-
-def collision_lines():
-    """One line per name the host and we both have (see the rulings above); [] when none."""
-    lines = []
-    for cls in our_commands():
-        lines += decide(cls).lines
-    return lines
-
-
-def report_collisions():
-    """Log `collision_lines()` in the server log (the server start hook calls this)."""
-    from evennia.utils import logger
-
-    try:
-        lines = collision_lines()
-    except Exception:  # noqa: BLE001 - comparing names must never stop a start
-        logger.log_trace(f"{_PACKAGE}: could not compare command names with the host's")
-        return []
-    for line in lines:
-        logger.log_warn(line)
-    return lines
-
-
 # ---------------------------------------------------------------- the start-time check
 
 
@@ -385,8 +343,9 @@ def _configured_key():
 def declared_keys(system_key=None):
     """
     {key: aliases} of `DiceCmdSet`'s commands under a system, read without Evennia: the shared
-    ones (`SHARED_KEYS`) and the wing's (`commands/<key>/command_keys.py`, or for a system from
-    outside the package, `command_keys` beside its wing's module; none when there is none).
+    ones (`SHARED_KEYS`) and the wing's (`command_keys` beside its wing's module,
+    `rules.systems.wing_of`: `commands/<key>/command_keys.py` for the package's; none when there
+    is none).
     """
     from storyteller_dice.rules import systems
     from storyteller_dice.rules.errors import DiceError
@@ -397,11 +356,10 @@ def declared_keys(system_key=None):
         system = systems.get_system(key)
     except DiceError:
         return keys
-    if system.wing:
-        package = system.wing.partition(":")[0].rpartition(".")[0]
-    else:
-        package = f"{_PACKAGE}.commands.{system.key}"
-    name = f"{package}.command_keys"
+    wing = systems.wing_of(system)
+    if not wing:
+        return keys
+    name = f"{wing.partition(':')[0].rpartition('.')[0]}.command_keys"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as err:

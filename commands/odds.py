@@ -77,16 +77,43 @@ class CmdOdds(DiceCommand):
         self.msg(format_odds(self.odds_view(), width=width_of(self.caller)))
 
     def odds_view(self):
-        """The `OddsView` of the pool in `self.args` for the caller (DiceError when refused);
-        also what the web client's dice panel shows (`commands.panel`)."""
-        caller = self.caller
-        system = self.system = dice_system()
-        wing = dice_wing(system)
-        text, _ = split_comment(self.args)
-        roller = caller.roller() if hasattr(caller, "roller") else system.roller(caller.key, {}, {})
-        text, roller = wing.prepare_odds(self, text, roller)
-        options = frozenset(name for name in self.switches if name in system.roll_switches)
-        request = system.parse(text, options, roller=roller)
-        request = wing.prepare_request(self, request, roller)
-        wing.before_odds(self, request, roller)
-        return system.odds(request, roller)
+        """The `OddsView` of the pool in `self.args` for the caller (DiceError when refused)."""
+        self.system = dice_system()
+        return odds_of(self.caller, self.args, self.switches, asked=self)
+
+
+class OddsAsked:
+    """
+    What the wing's odds hooks (`Wing.prepare_odds`, `prepare_request`, `before_odds`) are
+    handed as `cmd` when the odds are asked outside `+odds` (the web client's dice panel): the
+    same names a bare `+odds <text>` has, and room for what a hook keeps on it.
+    """
+
+    key = "+odds"
+
+    def __init__(self, caller, text, switches=(), session=None):
+        self.caller, self.session = caller, session
+        self.account = getattr(session, "account", None)
+        self.cmdstring, self.args, self.switches = "+odds", text, list(switches)
+        self.raw_string = f"+odds {text}"
+        self.system = dice_system()
+
+
+def odds_of(character, text, switches=(), session=None, asked=None):
+    """
+    The `OddsView` of the pool `text` for `character` (DiceError when refused), exactly as
+    `+odds <text>` answers it: what `+odds` shows and what the web client's dice panel shows
+    (`commands.panel`). `switches` are +odds' own (the system's roll switches among them count);
+    `asked` is the command the wing's hooks see (`+odds` itself, or an `OddsAsked`).
+    """
+    asked = asked if asked is not None else OddsAsked(character, text, switches, session)
+    system = dice_system()
+    wing = dice_wing(system)
+    text, _ = split_comment(text)
+    roller = character.roller() if hasattr(character, "roller") else system.roller(character.key, {}, {})
+    text, roller = wing.prepare_odds(asked, text, roller)
+    options = frozenset(name for name in switches if name in system.roll_switches)
+    request = system.parse(text, options, roller=roller)
+    request = wing.prepare_request(asked, request, roller)
+    wing.before_odds(asked, request, roller)
+    return system.odds(request, roller)

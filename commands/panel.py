@@ -3,12 +3,13 @@ The web client's dice panel: the answers that need the commands (`typeclasses.pa
 the rest and says which sessions are panel sessions).
 
 - `hello`: the sheet, its gauges, the room's recent rolls and the system's actions.
-- `odds`: the exact odds of a pool for the character, computed by `+odds`' own code
-  (`CmdOdds.odds_view`) and shown with its own figures (`rules.display.odds_cells`), so the
+- `odds`: the exact odds of a pool for the character, computed by the function `+odds` calls
+  (`commands.odds.odds_of`) and shown with its own figures (`rules.display.odds_cells`), so the
   preview and `+odds` never disagree.
 - `actions`: what the system's wing offers now (V5: the Willpower reroll in its window).
-- `announced(receivers)`: after a roll is shown, each receiver's panel gets it (one call in
-  `dice_base.announce`: the panel reads the stored entry, never the roll's text).
+- `announced(receivers)`: after a roll is shown, each receiver's panel gets it: it listens to
+  `commands.events.ROLL_SHOWN`, which `dice_base.announce` sends (the panel reads the stored
+  entry, never the roll's text).
 
 Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
 types, so a roll from the panel is the same roll, to the same audience. The line starts with the
@@ -22,7 +23,9 @@ from storyteller_dice.rules.display import odds_cells, without_control
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import panel
 
-from . import keys
+from . import catalogue, events
+from .dice_base import dice_wing
+from .odds import odds_of
 
 PANEL_KEYS = ("+roll",)  # the commands the panel's own buttons send
 RECENT = 10  # rolls of the room a panel shows
@@ -45,17 +48,11 @@ def handle(session, character, kwargs):
 
 def odds_message(character, session, typed):
     """{"pool", "target", "chances": [{"label", "percent", "tone"}], "notes"} or {"error"}."""
-    from .odds import CmdOdds  # a cycle: odds imports dice_base, which imports this module
-
     text = without_control(str(typed if isinstance(typed, (str, int)) else ""))[:MAX_POOL_TEXT]
     if not text.strip():
         return {"typed": text, "error": "Click traits or type a pool."}
-    cmd = CmdOdds()
-    cmd.caller, cmd.session, cmd.account = character, session, getattr(session, "account", None)
-    cmd.cmdstring, cmd.args, cmd.switches = "+odds", text, []
-    cmd.raw_string = f"+odds {text}"
     try:
-        view = cmd.odds_view()
+        view = odds_of(character, text, session=session)
     except DiceError as err:
         return {"typed": text, "error": str(err)}
     chances = [{"label": c.label, "percent": cell, "tone": c.tone}
@@ -65,8 +62,6 @@ def odds_message(character, session, typed):
 
 
 def send_actions(character, session=None):
-    from .dice_base import dice_wing  # a cycle: dice_base imports this module (to tell it of every roll)
-
     sessions = panel.panel_sessions(character, session)
     if sessions:
         panel.send(sessions, actions=in_this_game(dice_wing().panel_actions(character)))
@@ -79,7 +74,7 @@ def in_this_game(actions):
     for action in actions:
         line = str(action.get("command", ""))
         word = line.split(" ", 1)[0].split("/", 1)[0]
-        key = keys.current_key(word) if word else None
+        key = catalogue.current_key(word) if word else None
         if key is None:
             continue
         found.append({**action, "command": key + line[len(word):]})
@@ -88,7 +83,7 @@ def in_this_game(actions):
 
 def panel_keys():
     """{our key: the key it answers to in this game, or None} of the commands the panel sends."""
-    return {key: keys.current_key(key) for key in PANEL_KEYS}
+    return {key: catalogue.current_key(key) for key in PANEL_KEYS}
 
 
 def roll_item(entry):
@@ -109,7 +104,8 @@ def recent_rolls(character):
 
 
 def announced(receivers):
-    """A roll was just shown to `receivers` (an `Announced`): their panels list it."""
+    """A roll was just shown to `receivers` (an `Announced`): their panels list it (the
+    receiver of `events.ROLL_SHOWN`)."""
     entry = getattr(receivers, "entry", None)
     if entry is None:
         return
@@ -125,3 +121,19 @@ def install():
     """Make this module the panel's handler (the server start hook calls this)."""
     panel.register_handler(handle)
     panel.register_keys(panel_keys)
+    listen()
+
+
+def listen():
+    """List every roll shown on the panels (again: harmless, one receiver per `dispatch_uid`)."""
+    events.ROLL_SHOWN.connect(_roll_shown, dispatch_uid=ROLL_LISTENER, weak=False)
+
+
+def _roll_shown(sender, receivers=None, **kwargs):
+    announced(receivers)
+
+
+ROLL_LISTENER = "storyteller_dice_panel_rolls"
+# Listening from the import on, as the call in `announce` did before the event: a panel is
+# told of every roll shown once this module is loaded (the start hooks load it).
+listen()

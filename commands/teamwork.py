@@ -32,6 +32,7 @@ Two shapes, the rules say which (`TeamworkRules.at_once`):
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from storyteller_dice.rules.display import escape, wrap
 from storyteller_dice.rules.errors import DiceError
@@ -103,50 +104,50 @@ class TeamworkRules:
     The command's words are in `words` (a subclass may change any); the methods are the rules.
     """
 
-    at_once = False
-    offer_key = HELPING  # at once: where a helper's offer is kept
-    max_helpers = 10
-    prefix = PREFIX
-    usage = "+teamwork <pool> [vs <difficulty>]"
-    join_usage = "+teamwork/join <leader>=<pool>"
-    words = {
+    at_once: bool = False
+    offer_key: str = HELPING  # at once: where a helper's offer is kept
+    max_helpers: int = 10
+    prefix: str = PREFIX
+    usage: str = "+teamwork <pool> [vs <difficulty>]"
+    join_usage: str = "+teamwork/join <leader>=<pool>"
+    words: dict[str, str] = {
         "no_sheet": "Only characters with a sheet roll teamwork.",
         "join_self": "You lead this teamwork roll; helpers join it.",
         "too_many": "{leader}'s teamwork roll already has {count} helpers.",
     }
 
-    def word(self, key, **names):
+    def word(self, key: str, **names: Any) -> str:
         return self.words[key].format(**names)
 
-    def open(self, cmd, text):
+    def open(self, cmd: "CmdTeamwork", text: str) -> tuple[Any, str]:
         """(terms, comment) of a roll opened with `text`; refuse with DiceError."""
         raise DiceError("This game has no teamwork rolls.")
 
-    def opened(self, team):
+    def opened(self, team: Team) -> str:
         """The room's line: the roll is open (and how to help)."""
         return f"{self.prefix} {escape(team.leader.key)} leads a teamwork roll: {self.describe(team)}"
 
-    def join(self, cmd, team, given, already):
+    def join(self, cmd: "CmdTeamwork", team: Team, given: str | None, already: bool) -> tuple[Any, str]:
         """(part, the room's line) of `cmd.caller` joining `team` with `given` (text after '=',
         or None); `already`: they help it now. Refuse with DiceError."""
         raise DiceError("This game has no teamwork rolls.")
 
-    def describe(self, team):
+    def describe(self, team: Team) -> str:
         """What the leader rolls, for the status and the notice on connecting."""
         return ""
 
-    def describe_help(self, team, part):
+    def describe_help(self, team: Team, part: Any) -> str:
         """What a helper gives."""
         return ""
 
-    def before_roll(self, cmd, team, present):
+    def before_roll(self, cmd: "CmdTeamwork", team: Team, present: list[tuple[Any, Any]]) -> None:
         """Refuse (DiceError) before anything changes: the roll stays open."""
 
-    def roll(self, cmd, team, present, absent):
+    def roll(self, cmd: "CmdTeamwork", team: Team, present: list[tuple[Any, Any]], absent: list[str]) -> None:
         """Roll `team` (`present`: [(helper, part)]; `absent`: names), show and record it."""
         raise DiceError("This game has no teamwork rolls.")
 
-    def help_text(self):
+    def help_text(self) -> str:
         """More in-game help: how teamwork is played in this game ("" for none)."""
         return ""
 

@@ -7,11 +7,13 @@ settings, so a host writes only its few required lines.
 `django.setup()` before it starts anything), the Portal and the Server (each calls
 `django.setup()` first thing, before `evennia._init()`), and the tests.
 
-- **The start checks.** A bad `DICE_SYSTEM`, an unimportable `DICE_TRAIT_SOURCE` or a
-  `DICE_COMMAND_KEYS` naming no command of ours prints one line naming the setting to stderr
-  and raises `SystemExit(1)`: in the launcher that stops `evennia start` before a Portal or a
-  Server exists. It is `SystemExit`, not an exception: the launcher catches an `Exception` from
-  `django.setup()`, prints a traceback and a generic line, and exits 0.
+- **The start checks.** A bad `DICE_EXTRA_SYSTEMS` (a path that does not import, not a
+  System, a key of the package's own systems), a bad `DICE_SYSTEM`, an unimportable
+  `DICE_TRAIT_SOURCE` or a `DICE_COMMAND_KEYS` naming no command of ours prints one line
+  naming the setting to stderr and raises `SystemExit(1)`: in the launcher that stops
+  `evennia start` before a Portal or a Server exists. It is `SystemExit`, not an exception:
+  the launcher catches an `Exception` from `django.setup()`, prints a traceback and a generic
+  line, and exits 0.
 - **The settings completed** (appended to, never replaced, and only once however often
   `ready()` runs): `AT_SERVER_STARTSTOP_MODULE` (Evennia takes a module path or a list; it
   becomes a list with `storyteller_dice.commands.hooks` last, so the host's own hooks run
@@ -50,7 +52,9 @@ def start_problem():
 
     from storyteller_dice.typeclasses import system, traits
 
-    for check in (system.settings_problem, traits.source_problem, import_string(KEYS_CHECK)):
+    # The systems `DICE_EXTRA_SYSTEMS` lists are registered first: `DICE_SYSTEM` may name one.
+    for check in (system.register_extra_systems, system.settings_problem, traits.source_problem,
+                  import_string(KEYS_CHECK)):
         problem = check()
         if problem:
             return problem

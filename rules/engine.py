@@ -28,10 +28,16 @@ Pure Python, standard library only.
 """
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from random import Random
+from typing import TYPE_CHECKING, Any
 
 from .errors import DiceError
+
+if TYPE_CHECKING:  # the type of a hint below (`rules.seam` writes the whole seam out)
+    from .pools import TraitTable
 
 # ---------------------------------------------------------------- marks and tones
 
@@ -412,25 +418,25 @@ class Sheet:
     #: shows, so a page that is not a command (the website's) lays the sheet out the same
     layout_flags = frozenset()
 
-    def defaults(self):
+    def defaults(self) -> dict[str, int]:
         """Every settable trait with its starting value."""
         raise NotImplementedError
 
-    def clamp(self, values):
+    def clamp(self, values: Mapping[str, int]) -> dict[str, int]:
         """The values read back in range (a full dict, defaults filled in)."""
         merged = dict(self.defaults())
         merged.update(values)
         return merged
 
-    def match(self, typed):
+    def match(self, typed: str) -> str:
         """The canonical name of a settable trait typed by a player; DiceError if none."""
         raise NotImplementedError
 
-    def check_value(self, trait, value, values):
+    def check_value(self, trait: str, value: int, values: Mapping[str, int]) -> int:
         """Refuse a value out of range with DiceError; return it."""
         raise NotImplementedError
 
-    def changes(self, trait, value, values):
+    def changes(self, trait: str, value: int, values: Mapping[str, int]) -> dict[str, int]:
         """
         Optional: every trait change `+stat <trait>=<value>` makes, in the order to apply them
         (trait -> value; `trait` itself first). The default changes that trait alone; a sheet
@@ -438,7 +444,7 @@ class Sheet:
         """
         return {trait: value}
 
-    def read_value(self, trait, typed):
+    def read_value(self, trait: str, typed: str) -> int:
         """
         Optional: a value as a player typed it for `+stat <trait>=<typed>`. The default reads
         a whole number (a leading '-' allowed; the range is `check_value`'s); a sheet may also
@@ -446,15 +452,15 @@ class Sheet:
         """
         return read_whole(typed, "The value must be a whole number", signed=True)
 
-    def check_specialty(self, skill, specialty, values, owned):
+    def check_specialty(self, skill: str, specialty: str, values: Mapping[str, int], owned: Mapping[str, Any]) -> str:
         """Refuse a Specialty that cannot be added; return its cleaned name."""
         raise DiceError("This game has no Specialties.")
 
-    def traits(self, values, specialties):
+    def traits(self, values: Mapping[str, int], specialties: Mapping[str, Any]) -> "TraitTable":
         """The `rules.pools.TraitTable` the sheet offers to pools."""
         raise NotImplementedError
 
-    def state(self, values):
+    def state(self, values: Mapping[str, int]) -> dict[str, Any]:
         """The system state a roll needs from the sheet (see `Roller.state`)."""
         return {}
 
@@ -467,11 +473,11 @@ class Sheet:
     #: the refusal when too little is left (`{need}`, `{left}`: points), in the system's words
     no_willpower = "There is no Willpower left to spend."
 
-    def willpower_left(self, values):
+    def willpower_left(self, values: Mapping[str, int]) -> int:
         """The Willpower points that may still be spent."""
         return int(self.state(values).get("willpower_left", 0) or 0)
 
-    def spend_willpower(self, values, amount=1):
+    def spend_willpower(self, values: Mapping[str, int], amount: int = 1) -> dict[str, int]:
         """
         The trait changes ({trait: new value}) that spend `amount` Willpower.
 
@@ -486,7 +492,7 @@ class Sheet:
             raise DiceError(self.no_willpower.format(need=amount, left=left))
         return {self.willpower_trait: values[self.willpower_trait] + self.willpower_step * amount}
 
-    def vitals(self, values):
+    def vitals(self, values: Mapping[str, int]) -> dict[str, Any]:
         """
         Optional: the gauges a MUD client shows (sent as GMCP `Char.Vitals` on login and after
         every sheet change). Plain JSON-able data, keyed by lower-case names: a number, or
@@ -496,11 +502,12 @@ class Sheet:
         """
         return {}
 
-    def layout(self, values, specialties, flags=frozenset()):
+    def layout(self, values: Mapping[str, int], specialties: Mapping[str, Any],
+               flags: frozenset = frozenset()) -> tuple[SheetSection, ...]:
         """The sheet's sections (tuple of SheetSection), in order, for `+sheet`."""
         raise NotImplementedError
 
-    def help(self):
+    def help(self) -> str:
         """The `+stat` help's system part: which traits there are and their ranges."""
         return ""
 
@@ -579,8 +586,10 @@ class System:
             shared ones (`typeclasses.speech_text`): a player's speech naming one is marked.
         mark_looks (tuple of MarkLook): how dice with its own marks look (a mark is any
             word; `MARKS` are the ones the five systems use).
-        wing (str): where its wing is ("module:ATTRIBUTE"), for a system outside this
-            package; the package's own are found by key (`commands.dice_base.dice_wing`).
+        wing (str): where its wing is ("module:ATTRIBUTE", e.g. "my_game.dice.wing:WING"),
+            its commands and its extras to the shared ones (`commands.dice_base.Wing`); "" for
+            none. The package's own five are named by the registry
+            (`rules.systems.PACKAGE_WINGS`); `rules.systems.wing_of` reads both.
     """
 
     key = ""
@@ -598,49 +607,50 @@ class System:
     wing = ""
 
     @property
-    def name(self):
+    def name(self) -> str:
         """What players call the system ("V5"): `short`, else the title."""
         return self.short or self.title
 
     @property
-    def odds_usage(self):
+    def odds_usage(self) -> str:
         """The syntax line of `+odds`: `+roll`'s, without the comment."""
         return self.roll_usage.replace("+roll", "+odds", 1).replace(" [# <comment>]", "")
 
-    def configure(self, settings):
+    def configure(self, settings: Mapping[str, Any]) -> "System":
         """Take the game's settings (a mapping); return self. Refuse bad values with DiceError."""
         return self
 
     #: the system's `Sheet`
-    sheet = None
+    sheet: Sheet | None = None
 
     #: the system's extended-roll rules (`rules.extended.ExtendedRules`), or None: no
     #: extended rolls (`commands.extended` runs them the same for every system)
-    extended = None
+    extended: Any = None  # a rules.extended.ExtendedRules (rules.seam.ExtendedRulesProtocol)
 
-    def roller(self, name, values, specialties):
+    def roller(self, name: str, values: Mapping[str, int], specialties: Mapping[str, Any]) -> Roller:
         """The `Roller` of a character with these sheet values and Specialties."""
         values = self.sheet.clamp(values)
         return Roller(name=name, traits=self.sheet.traits(values, specialties), state=self.sheet.state(values))
 
     # -- rolling
-    def parse(self, text, switches=frozenset(), roller=None, numbers_only=False):
+    def parse(self, text: str, switches: frozenset = frozenset(), roller: Roller | None = None,
+              numbers_only: bool = False) -> RollRequest:
         """A `RollRequest` from what the player typed (no comment, no names); DiceError if bad."""
         raise NotImplementedError
 
-    def roll(self, request, roller=None, rng=None):
+    def roll(self, request: RollRequest, roller: Roller | None = None, rng: Random | None = None) -> Any:
         """Roll the request; return the system's result object."""
         raise NotImplementedError
 
-    def view(self, result, request=None):
+    def view(self, result: Any, request: RollRequest | None = None) -> RollView:
         """The `RollView` of a result (`request`: the roll's request, for the pool as typed)."""
         raise NotImplementedError
 
-    def record(self, result, request=None):
+    def record(self, result: Any, request: RollRequest | None = None) -> dict[str, Any]:
         """What the roll log stores of a result: plain data (JSON-able), including `view`."""
         return {"system": self.key, "view": self.view(result, request).to_dict()}
 
-    def odds(self, request, roller=None):
+    def odds(self, request: RollRequest, roller: Roller | None = None) -> OddsView:
         """The `OddsView` of a request."""
         raise NotImplementedError
 
@@ -650,7 +660,7 @@ class System:
     #: system's own inputs; each system describes its own
     odds_inputs = (POOL_INPUT, TARGET_INPUT)
 
-    def odds_args(self, values):
+    def odds_args(self, values: Mapping[str, Any]) -> tuple[str, frozenset, Roller]:
         """
         What `parse` and `odds` take for these input values (from `read_odds_inputs`), as
         `+odds` has them for a character whose sheet and switches say the same:
@@ -675,7 +685,7 @@ class System:
                 state[item.state or item.name] = value
         return text, frozenset(switches), Roller(state=state)
 
-    def odds_of(self, values):
+    def odds_of(self, values: Mapping[str, Any]) -> OddsView:
         """The `OddsView` of input values (see `odds_args`); DiceError when the rules refuse them."""
         text, switches, roller = self.odds_args(values)
         return self.odds(self.parse(text, switches, roller=roller, numbers_only=True), roller)

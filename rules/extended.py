@@ -17,9 +17,14 @@ The state is plain data (`to_dict` / `from_dict`), stored on the character: it s
 restart; a stored value that does not read is refused as damaged (and can still be stopped).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from .errors import DiceError
+
+if TYPE_CHECKING:  # the type of the hints below
+    from .engine import RollRequest
 
 MIN_TARGET = 1
 MAX_TARGET = 100
@@ -57,17 +62,17 @@ class ExtendedRules:
         mark_nouns (dict): mark -> (singular, plural), for the tallies (`describe`).
     """
 
-    target_word = "vs"
-    syntax = "<pool> vs <target total>"
-    switches = ()
-    lasting = ()
-    mark_nouns = {}
+    target_word: str = "vs"
+    syntax: str = "<pool> vs <target total>"
+    switches: tuple = ()
+    lasting: tuple = ()
+    mark_nouns: Mapping[str, tuple] = {}
 
-    def request(self, request):
+    def request(self, request: "RollRequest") -> "RollRequest":
         """The request each roll is made with (e.g. judged at the system's lowest difficulty)."""
         return request
 
-    def step(self, result):
+    def step(self, result: Any) -> Step:
         """The `Step` a roll result makes (the system's result object)."""
         return Step(added=result.successes)
 

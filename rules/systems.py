@@ -27,6 +27,12 @@ SYSTEMS = {
 }
 DEFAULT_SYSTEM = "v5"
 
+# Where each system's wing is (its commands: `commands.dice_base.Wing`), as "module:ATTRIBUTE"
+# text: a system names its own (`System.wing`), and the registry names the package's five here
+# (`commands/<key>/wing.py`), since the rules never import the commands. `wing_of` is the one
+# place that reads either.
+PACKAGE_WINGS = {key: f"{__package__.rpartition('.')[0]}.commands.{key}.wing:WING" for key in SYSTEMS}
+
 # Systems registered as objects (tests' toy systems), over the paths above.
 _REGISTERED = {}
 _CONFIGURED = {}
@@ -81,6 +87,15 @@ def get_system(key=None):
     if not isinstance(system, System):
         raise DiceError(f"The dice system '{key}' is not installed ({module_name} has no {attribute or 'SYSTEM'}).")
     return check_system(system)
+
+
+def wing_of(system):
+    """
+    Where `system`'s wing is ("module:ATTRIBUTE", the attribute `WING` when left out): the
+    system's own `wing`, else the package's wing for one of its five keys; "" for none (the
+    system's commands are the shared ones alone).
+    """
+    return system.wing or PACKAGE_WINGS.get(system.key, "")
 
 
 def slogan_of(system=None):

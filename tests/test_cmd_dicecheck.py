@@ -347,7 +347,7 @@ class TestOtherCharactersSheets(DiceCheckTest):
                 "You answer Char2's opposed check: +roll STR:STR Char|[Roll] Char2 rolls", caller=self.char1)
 
     def test_a_withdrawn_check_keeps_its_place_until_its_time_runs_out(self):
-        from storyteller_dice.commands import pending
+        from storyteller_dice.commands import pending, pending_lifecycle
         from storyteller_dice.commands.dicecheck import challenge
 
         self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2, raw_string="+roll STR:EVA Char")
@@ -390,26 +390,26 @@ class TestOtherCharactersSheets(DiceCheckTest):
                              f"or roll the check for them to answer.")
 
     def test_a_check_waits_five_minutes_and_one_at_a_time(self):
-        from storyteller_dice.commands import pending
+        from storyteller_dice.commands import pending, pending_lifecycle
         from storyteller_dice.commands.contest import INCOMING, load_challenge
 
         self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
         carl = self.make_character("Carl")
         self.refused(CmdRoll, "STR:EVA Char", "Char has another check to answer; try again later.", caller=carl)
         held = load_challenge(self.char1, INCOMING)
-        self.assertEqual(pending.pending_lines(self.char1), [
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1), [
             "|w[Contest]|n Char2's challenge to you is still open: answer with +roll/answer Char2 or "
             "+roll/decline Char2 within 5 minutes."])
         held.created -= 301
         held.save()
-        self.assertEqual(pending.pending_lines(self.char1), [])
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1), [])
         self.refused(CmdRoll, "/answer Char2", "No check from 'Char2' waits for your answer.", caller=self.char1)
         self.assertFalse(RollEntry.objects.exists())
 
     def test_a_waiting_check_survives_a_restart_and_expires_with_both_told(self):
         from unittest import mock
 
-        from storyteller_dice.commands import contest, pending
+        from storyteller_dice.commands import contest, pending, pending_lifecycle
 
         self.call(CmdRoll(), "STR:EVA Char", self.ASKED, caller=self.char2)
         made = contest.load_challenge(self.char1, contest.INCOMING)
@@ -420,7 +420,7 @@ class TestOtherCharactersSheets(DiceCheckTest):
         self.listen(self.char2)
         self.assertTrue(contest.expire_challenge(restored))
         self.assertEqual(self.told, ["|w[Contest]|n Your challenge to Char expired unanswered after 5 minutes."])
-        self.assertEqual(pending.pending_lines(self.char1), [])
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1), [])
 
     def test_a_player_may_use_their_own_characters(self):
         alt = self.make_character("Alt")
@@ -438,7 +438,7 @@ class TestOtherCharactersSheets(DiceCheckTest):
         self.assertEqual(self.told, [f"Char's damage check [code {code}] gives you 3 wounds: 0 -> 3 of 10."])
 
     def test_wounds_dealt_while_away_are_read_on_connecting(self):
-        from storyteller_dice.commands import pending
+        from storyteller_dice.commands import pending, pending_lifecycle
 
         self.disconnect(self.char2)
         self.do(CmdRoll, "/damage 6d(6+):HAR Char2", [6, 6, 6, 6, 1, 1])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from storyteller_dice.commands import extended, pending
+from storyteller_dice.commands import extended, pending, pending_lifecycle
 from storyteller_dice.commands.last_roll import LAST_ROLL
 from storyteller_dice.commands.rolls import CmdCheck, CmdRoll
 from storyteller_dice.commands.v5.willpower import CmdWillpower
@@ -142,8 +142,8 @@ class TestExtended(TableTest):
 
     def test_an_open_one_is_told_on_connecting(self):
         self.start()
-        self.assertEqual(pending.pending_lines(self.char1)[:1], [
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1)[:1], [
             "Your extended roll is open: dex toward 5: 2/5 after 1 roll (+roll/extended rolls it again, "
             "+roll/stop drops it)."])
         self.do(CmdRoll, "/extended", [6, 6, 6])
-        self.assertFalse([line for line in pending.pending_lines(self.char1) if "extended roll is open" in line])
+        self.assertFalse([line for line in pending_lifecycle.pending_lines(self.char1) if "extended roll is open" in line])

@@ -23,6 +23,13 @@ from storyteller_dice.typeclasses import panel
 
 HOST = "tests.test_command_keys.HostCharacterCmdSet"
 SHARED = "+approve, +check, +dice, +odds, +roll, +rolls, +sheet, +stat, ooc"
+def catalogue():
+    """`commands.catalogue`, imported once Evennia is initialised (it imports the commands)."""
+    from storyteller_dice.commands import catalogue as module
+
+    return module
+
+
 V5_OURS = ("+approve, +check, +contest, +dice, +frenzy, +hunger, +odds, +remorse, +roll, +rolls, +rouse, +sheet, "
            "+stat, +teamwork, +willpower, ooc")
 
@@ -136,7 +143,7 @@ class TestCollisions(HostTest):
         assert ours(answering(cmdset, "+willpower")) and ours(answering(cmdset, "+wp"))
 
     def test_the_lines_for_the_log_and_the_staff_notice(self):
-        assert keys.collision_lines() == [
+        assert catalogue().collision_lines() == [
             'storyteller_dice: "+sheet" is a command of the host\'s (tests.test_command_keys.HostSheet) and of '
             'ours; the host\'s answers. DICE_COMMAND_KEYS = {"+sheet": "<new key>"} gives ours another key.',
             'storyteller_dice: "+roll" is a command of the host\'s (tests.test_command_keys.HostRoll) and of '
@@ -149,7 +156,7 @@ class TestCollisions(HostTest):
         from unittest.mock import patch
 
         with patch("evennia.utils.logger.log_warn") as warn:
-            lines = keys.report_collisions()
+            lines = catalogue().report_collisions()
         assert [call.args[0] for call in warn.call_args_list] == lines and len(lines) == 3
 
     def test_an_alias_that_is_a_host_name_but_for_its_prefix_is_dropped(self):
@@ -157,11 +164,11 @@ class TestCollisions(HostTest):
             assert (
                 'storyteller_dice: "roll" is a command of the host\'s (tests.test_command_keys.HostRoll, as '
                 '"+roll") and an alias of our "+droll"; the host\'s answers, and ours answers to "+droll".'
-            ) in keys.collision_lines()
+            ) in catalogue().collision_lines()
 
     def test_a_new_key_that_the_host_has_is_left_out_too(self):
         with override_settings(DICE_COMMAND_KEYS={"+roll": "sh", "+sheet": None}):
-            assert keys.collision_lines() == [
+            assert catalogue().collision_lines() == [
                 'storyteller_dice: "sh" is a command of the host\'s (tests.test_command_keys.HostSheet) and of '
                 'ours (DICE_COMMAND_KEYS renames our "+roll" to it); the host\'s answers. '
                 'DICE_COMMAND_KEYS = {"+roll": "<another key>"} gives ours another key.',
@@ -222,7 +229,7 @@ class TestProbe(EvenniaCommandTest):
     def test_this_game_has_no_collision(self):
         keys.reset()
         self.addCleanup(keys.reset)
-        assert keys.collision_lines() == []
+        assert catalogue().collision_lines() == []
 
 
 def panels():

@@ -562,7 +562,7 @@ class TestExactInputs(HostileBase):
     def test_private_names_bounded_before_any_search(self):
         from storyteller_dice.commands import dice_base
 
-        with mock.patch("storyteller_dice.commands.rolls.find_character", wraps=dice_base.find_character) as found:
+        with mock.patch("storyteller_dice.commands.roll_parts.find_character", wraps=dice_base.find_character) as found:
             heard = self.hear(CmdRoll, "/private 3=" + ",".join(["Bob"] * 1200), faces=[])
             self.assertEqual(found.call_count, 1)  # one name, looked up once
             self.assert_inert_refusal(heard)  # no Bob here

@@ -7,7 +7,7 @@ The layers: data flows one way, rules <- typeclasses <- commands (docs/layout.md
   Django (nor commands, nor rolllog).
 - What a typeclass used to reach up for: the on-puppet notice of pending dice state now comes
   through Evennia's SIGNAL_OBJECT_POST_PUPPET, which the server's start hook connects to
-  commands.pending; the Character typeclass alone tells nothing.
+  commands.pending_lifecycle; the Character typeclass alone tells nothing.
 """
 
 import ast
@@ -119,11 +119,11 @@ class TestPuppetNotice(EvenniaCommandTest):
 
     def setUp(self):
         super().setUp()
-        from storyteller_dice.commands import pending
+        from storyteller_dice.commands import pending, pending_lifecycle
 
         self.pending = pending
-        self.addCleanup(pending.disconnect_puppet_hook)
-        pending.disconnect_puppet_hook()  # each test starts without it, as a fresh server does
+        self.addCleanup(pending_lifecycle.disconnect_puppet_hook)
+        pending_lifecycle.disconnect_puppet_hook()  # each test starts without it, as a fresh server does
         self.account.unpuppet_object(self.session)
         pending.notify(self.char1, "Your challenge expired.", away="Your challenge expired while you were away.")
 

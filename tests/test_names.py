@@ -332,7 +332,7 @@ class TestStartAndLogin(NameTest):
     def test_server_start_reports_stored_names(self):
         from storyteller_dice.commands import hooks
 
-        with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
+        with patch("storyteller_dice.commands.pending_lifecycle.connect_puppet_hook"), patch("storyteller_dice.commands.pending_lifecycle.at_server_start"), \
                 patch("storyteller_dice.typeclasses.names.report_bad_names") as report:
             hooks.at_server_start()
         report.assert_called_once_with()
@@ -340,7 +340,7 @@ class TestStartAndLogin(NameTest):
     def test_a_failing_report_never_stops_the_start(self):
         from storyteller_dice.commands import hooks
 
-        with patch("storyteller_dice.commands.pending.connect_puppet_hook"), patch("storyteller_dice.commands.pending.at_server_start"), \
+        with patch("storyteller_dice.commands.pending_lifecycle.connect_puppet_hook"), patch("storyteller_dice.commands.pending_lifecycle.at_server_start"), \
                 patch("storyteller_dice.typeclasses.names.report_bad_names", side_effect=RuntimeError("db gone")), \
                 patch("evennia.utils.logger.log_trace") as trace:
             hooks.at_server_start()
@@ -373,7 +373,7 @@ class TestStartAndLogin(NameTest):
         line = "+rouse: the game's command answers (ours is left out); rename ours with DICE_COMMAND_KEYS."
         self.account.is_superuser = True
         self.account2.is_superuser = False
-        with patch("storyteller_dice.commands.keys.collision_lines", return_value=[line]):
+        with patch("storyteller_dice.commands.catalogue.collision_lines", return_value=[line]):
             assert hooks.staff_notice_lines(self.account) == [line]
             assert hooks.staff_notice_lines(self.account2) == []
 

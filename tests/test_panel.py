@@ -9,7 +9,6 @@ import pytest
 from evennia.utils.ansi import strip_ansi
 
 from storyteller_dice.rules import systems
-from storyteller_dice.commands import panel as command_panel
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.commands.v5.hunger import CmdHunger
@@ -41,6 +40,8 @@ class PanelTest(Connected, TableTest):
         syncing = patch.object(evennia.SESSION_HANDLER, "session_portal_sync")
         self.portal_sync = syncing.start()
         self.addCleanup(syncing.stop)
+        from storyteller_dice.commands import panel as command_panel  # imports the commands: Evennia set up
+
         command_panel.install()
         self.web = self.connect(self.account, self.char1)
         self.web.protocol_key = "websocket"

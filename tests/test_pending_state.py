@@ -17,7 +17,7 @@ from evennia.objects.models import ObjectDB
 from evennia.utils.idmapper.models import flush_cache
 
 from storyteller_dice.commands import contest as contest_module
-from storyteller_dice.commands import pending
+from storyteller_dice.commands import pending, pending_lifecycle
 from storyteller_dice.commands.contest import INCOMING, OUTGOING, load_challenge
 from storyteller_dice.commands.v5.contest import CmdContest
 from storyteller_dice.commands.rolls import CmdRoll
@@ -104,11 +104,11 @@ class TestChallengeSurvives(PendingTest):
         self.assertIsNone(load_challenge(self.char1, OUTGOING))
         self.assertIsNone(load_challenge(self.char2, INCOMING))
         self.online = {self.char1.id, self.char2.id}
-        self.assertEqual(self.told(self.char1, lambda: pending.at_connect(self.char1)),
+        self.assertEqual(self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1)),
                          "|w[Contest]|n Your challenge to Char2 expired unanswered while you were away.")
-        self.assertEqual(self.told(self.char2, lambda: pending.at_connect(self.char2)),
+        self.assertEqual(self.told(self.char2, lambda: pending_lifecycle.at_connect(self.char2)),
                          "|w[Contest]|n Char's challenge to you expired unanswered while you were away.")
-        self.assertEqual(self.told(self.char1, lambda: pending.at_connect(self.char1)), "")  # told once
+        self.assertEqual(self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1)), "")  # told once
 
     def test_answering_late_after_a_restart_is_refused(self):
         self.challenge()
@@ -127,7 +127,7 @@ class TestChallengeSurvives(PendingTest):
                      caller=self.char2)
         self.restart()
         self.online = {self.char1.id}
-        self.assertEqual(self.told(self.char1, lambda: pending.at_connect(self.char1)),
+        self.assertEqual(self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1)),
                          "|w[Contest]|n Your challenge to Char2 became void while you were away: "
                          "you were no longer in the same place when they answered.")
 
@@ -151,9 +151,9 @@ class TestReconnectTellsWhatIsPending(PendingTest):
         self.restart()
         with mock.patch("storyteller_dice.commands.contest.time.time", return_value=made.created + 61), \
                 mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=made.created + 61):
-            mine = self.told(self.char1, lambda: pending.at_connect(self.char1))
-            theirs = self.told(self.char2, lambda: pending.at_connect(self.char2))
-            leader = self.told(char3, lambda: pending.at_connect(ObjectDB.objects.get(id=char3.id)))
+            mine = self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1))
+            theirs = self.told(self.char2, lambda: pending_lifecycle.at_connect(self.char2))
+            leader = self.told(char3, lambda: pending_lifecycle.at_connect(ObjectDB.objects.get(id=char3.id)))
         self.assertEqual(mine, "|w[Contest]|n Your challenge to Char2 is still open: 4 minutes left for their "
                          "answer.\n|w[Roll]|n You may still reroll your last roll (Dexterity 3 + Athletics 2 = 5 "
                          "(5 dice), Hunger 2, vs 3) with +willpower for 9 minutes.")
@@ -168,8 +168,8 @@ class TestReconnectTellsWhatIsPending(PendingTest):
         self.do(CmdRoll, "dex+athletics vs 3", [1, 2, 6, 3, 7])
         self.restart()
         with mock.patch("storyteller_dice.commands.v5.willpower.time.time", return_value=time.time() + REROLL_WINDOW + 5):
-            first = self.told(self.char1, lambda: pending.at_connect(self.char1))
-            second = self.told(self.char1, lambda: pending.at_connect(self.char1))
+            first = self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1))
+            second = self.told(self.char1, lambda: pending_lifecycle.at_connect(self.char1))
         self.assertEqual(first, "|w[Roll]|n The 10 minutes to reroll your last roll (Dexterity 3 + Athletics 2 "
                          "= 5 (5 dice), Hunger 2, vs 3) with +willpower ran out.")
         self.assertEqual(second, "")
@@ -179,12 +179,12 @@ class TestReconnectTellsWhatIsPending(PendingTest):
         self.restart()
         fake = mock.Mock(puppet=self.char1)
         with mock.patch("evennia.SESSION_HANDLER", {1: fake}):
-            text = self.told(self.char1, pending.tell_connected)
+            text = self.told(self.char1, pending_lifecycle.tell_connected)
         self.assertTrue(text.startswith("The game was restarted; still pending for you:\n"
                                         "|w[Contest]|n Your challenge to Char2 is still open: "), text)
 
     def test_nothing_pending_says_nothing(self):
-        self.assertEqual(self.told(self.char2, lambda: pending.at_connect(self.char2)), "")
+        self.assertEqual(self.told(self.char2, lambda: pending_lifecycle.at_connect(self.char2)), "")
 
 
 class TestTeamworkSurvives(PendingTest):

@@ -10,6 +10,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ["commands/rolls.py", "commands/odds.py", "commands/contest.py", "commands/contest_odds.py", "rules/contest.py",
           "commands/sheet.py", "commands/dice_base.py",
           "commands/rolllog.py", "commands/default_cmdsets.py", "commands/pending.py", "commands/panel.py",
+          "commands/pending_lifecycle.py", "commands/catalogue.py", "commands/events.py",
           "rules/display.py", "rules/systems.py",
           *sorted(str(p.relative_to(ROOT)) for folder in ("typeclasses", "rolllog")
                   for p in (ROOT / folder).rglob("*.py"))]

@@ -1,7 +1,7 @@
 """
 A sixth system edits no shared file: the toy of tests/toy_system/ ("Coin") is installed as a
-host would (`tests.toy_system.install()`: `rules.systems.register` and
-`commands.dice_base.register_wing`, then `DICE_SYSTEM = "coin"`), and the shared parts serve
+host would (`tests.toy_system.install()`: `rules.systems.register`, the system naming its wing,
+then `DICE_SYSTEM = "coin"`), and the shared parts serve
 it from what it declares: `+roll` and the contract (tests/test_engine_contract.py), its tag in
 speech, its die mark's look on telnet and on the roll log's page, `+sheet`, `help dice` and the
 help index, Limbo, the home page and the connect screen; a contest on the shared challenge flow
@@ -23,7 +23,7 @@ from evennia.utils.idmapper.models import flush_cache
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.commands import contest as shared_contest
-from storyteller_dice.commands import extended, pending, teamwork
+from storyteller_dice.commands import extended, pending, pending_lifecycle, teamwork
 from storyteller_dice.commands.contest import INCOMING, OUTGOING, load_challenge
 from storyteller_dice.commands.dice_base import dice_wing
 from storyteller_dice.commands.odds import CmdOdds
@@ -115,16 +115,18 @@ class TestSixthSystem(WordsChecks, EvenniaCommandTest):
         entries.test_dice_entries_fit_one_page(None)
         entries.test_no_stray_pipe(None)
 
-    def test_a_system_may_name_its_wing_instead(self):
-        from storyteller_dice.commands.dice_base import dice_wing, unregister_wing
+    def test_the_system_names_its_wing(self):
+        from storyteller_dice.commands.dice_base import Wing, dice_wing
         from tests.toy_system.system import CoinSystem
         from tests.toy_system.wing import WING
 
-        class Named(CoinSystem):
-            wing = "tests.toy_system.wing:WING"
+        assert dice_wing(systems.get_system(toy_system.KEY)) is WING
 
-        unregister_wing(toy_system.KEY)
-        assert dice_wing(systems.register(Named())) is WING
+        class Bare(CoinSystem):
+            wing = ""
+
+        bare = dice_wing(systems.register(Bare()))  # no wing: the default one, which adds nothing
+        assert type(bare) is Wing and bare.key == toy_system.KEY
 
     def test_gone_when_uninstalled(self):
         toy_system.install()()
@@ -265,7 +267,7 @@ class TestToyContest(ToyTest):
             shared_contest.restore_challenges()
         (_, _, restored), = [call.args for call in delay.call_args_list]
         self.assertEqual((restored.id, restored.pool, restored.key), (made.id, "luck", "+contest"))
-        self.assertEqual(pending.pending_lines(self.char2)[0][:64],
+        self.assertEqual(pending_lifecycle.pending_lines(self.char2)[0][:64],
                          "|w[Contest]|n Char's challenge to you is still open: answer with")
         out = self.do(CmdContest, "/answer 1", [2, 2, 2, 1], caller=self.char2)
         self.assertIn("  => Char wins, 3 to 0.", out)
@@ -338,7 +340,7 @@ class TestToyExtended(ToyTest):
         self.assertTrue(self.char1.db_attributes.filter(db_key=extended.STATE, db_category=pending.PENDING).exists())
         self.char1.attributes.reset_cache()  # what a restart loses
         self.char1.nattributes.clear()
-        self.assertEqual(pending.pending_lines(self.char1), [
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1), [
             "Your extended roll is open: luck toward 6: 1/6 after 1 roll (+roll/extended rolls it again, "
             "+roll/stop drops it)."])
         self.do(CmdRoll, "/extended", [2, 2, 2], "[Roll] Char continues an extended roll toward 6 (roll 2)")
@@ -426,7 +428,7 @@ class TestToyTeamwork(ToyTest):
         self.assertEqual(stored["helpers"][0][0], self.char2)
         self.assertEqual(dice_wing().pending_lines(self.char2), [
             "|w[Teamwork]|n You still help Char's teamwork roll with Luck 3 (+teamwork/leave to stop)."])
-        self.assertEqual(pending.pending_lines(self.char1), [
+        self.assertEqual(pending_lifecycle.pending_lines(self.char1), [
             "|w[Teamwork]|n Your teamwork roll is still open: Luck 2; 1 helper. "
             "+teamwork/roll or +teamwork/cancel it."])
         self.do(CmdTeamwork, "/cancel", [], {self.char2: "[Teamwork] Char cancels the teamwork roll."})

@@ -8,14 +8,32 @@ with the game's settings (`rules.systems`). The settings are the game's `setting
 the package never reads the environment (a game may, in its own settings.py).
 `settings_problem()` is the one line the app's start check prints (rolllog/apps.py) when the
 system cannot be built; `check_configured_system()` raises it at `at_server_init`.
+
+A system from outside the package is registered by the setting `DICE_EXTRA_SYSTEMS`, a list of
+dotted paths each to a `rules.engine.System` instance (`["my_game.dice.SYSTEM"]`):
+`register_extra_systems()` registers them when Django starts (the app's start check, before
+`DICE_SYSTEM` is checked, so `DICE_SYSTEM` may name one), or gives the one line naming the
+setting and its bad entry: a path that does not import, an object that is not a System, a key
+that is not one `DICE_SYSTEM` can name, or the key of one of the package's own systems or of
+an earlier entry. The system names its own wing (`System.wing`).
 """
+
+import json
+import re
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
 from evennia.utils import logger
 
 from storyteller_dice.rules import systems
+from storyteller_dice.rules.engine import System
 from storyteller_dice.rules.errors import DiceError
+
+EXTRA_SYSTEMS = "DICE_EXTRA_SYSTEMS"
+_EXAMPLE = '"my_game.dice.SYSTEM"'
+# What `DICE_SYSTEM` can name: it is read stripped and in lower case (`system_key`).
+_SYSTEM_KEY = re.compile(r"[a-z][a-z0-9_]*")
 
 
 class _Settings:
@@ -59,6 +77,68 @@ def settings_problem():
         dice_system()
     except DiceError as err:
         return _problem(err)
+    return None
+
+
+def _quoted(text, limit=120):
+    """A setting's text as the start line quotes it: in double quotes, escaped, cut at `limit`."""
+    text = str(text)
+    return json.dumps(text[:limit]) if len(text) <= limit else json.dumps(text[:limit])[:-1] + '..."'
+
+
+def extra_systems():
+    """[(path, System)] of `DICE_EXTRA_SYSTEMS`, in order; DiceError with the start line for a
+    bad entry (see the module). Registers nothing."""
+    setting = getattr(settings, EXTRA_SYSTEMS, None)
+    if setting is None:
+        return []
+    if isinstance(setting, str) or not isinstance(setting, (list, tuple)):
+        raise DiceError(f"{EXTRA_SYSTEMS} must be a list of dotted paths to dice systems ({_EXAMPLE}), "
+                        f"not {type(setting).__name__}.")
+    found, keys = [], {}
+    for index, path in enumerate(setting):
+        entry = f"{EXTRA_SYSTEMS}[{index}]"
+        if not isinstance(path, str):
+            raise DiceError(f"{entry} must be a dotted path to a dice system ({_EXAMPLE}), "
+                            f"not {type(path).__name__}.")
+        entry = f"{entry} {_quoted(path)}"
+        try:
+            system = import_string(path.strip())
+        except ImportError as err:
+            raise DiceError(f"{entry} cannot be imported ({err}).") from None
+        if isinstance(system, type) and issubclass(system, System):
+            raise DiceError(f"{entry} is the class {system.__name__}: name an instance of it (a System object).")
+        if not isinstance(system, System) or not system.key or not system.title:
+            what = type(system).__name__ if not isinstance(system, System) else "a System without a key or a title"
+            raise DiceError(f"{entry} is not a dice system (a rules.engine.System with a key and a title): "
+                            f"it is {what}.")
+        key = system.key
+        if not isinstance(key, str) or not _SYSTEM_KEY.fullmatch(key):
+            raise DiceError(f"{entry} has the key {_quoted(key)}: a key is lower-case letters, digits and _, "
+                            f"starting with a letter, as DICE_SYSTEM names it.")
+        if key in systems.SYSTEMS:
+            raise DiceError(f"{entry} has the key {_quoted(key)} of the package's own system; "
+                            f"give it a key of its own.")
+        if key in keys:
+            raise DiceError(f"{entry} has the key {_quoted(key)} of {EXTRA_SYSTEMS}[{keys[key]}] too.")
+        keys[key] = index
+        found.append((path, system))
+    return found
+
+
+def register_extra_systems():
+    """
+    Register every system `DICE_EXTRA_SYSTEMS` lists (`rules.systems.register`), or none when
+    an entry is bad: then the one line naming the setting and the entry, else None. The app's
+    start check calls this before `settings_problem()` (rolllog/apps.py); registering again is
+    harmless (the same object under the same key).
+    """
+    try:
+        found = extra_systems()
+    except DiceError as err:
+        return str(err)
+    for _, system in found:
+        systems.register(system)
     return None
 
 

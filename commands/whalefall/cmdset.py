@@ -1,6 +1,8 @@
 """The Whalefall wing's commands, added to every character when the game runs Whalefall."""
 
-from evennia import CmdSet
+# From its module, not Evennia's flat API (`evennia.CmdSet` is None until Evennia is
+# initialised): the wing imports this at its top, and tests import the wing when collected.
+from evennia.commands.cmdset import CmdSet
 
 from .partial import CmdPartial
 

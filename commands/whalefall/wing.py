@@ -18,6 +18,7 @@ from storyteller_dice.rules.display import wrap
 from storyteller_dice.rules.errors import DiceError
 
 from ..dice_base import Wing, is_staff, send
+from .cmdset import WhalefallCmdSet
 from .help import GUIDE, TOPICS
 
 
@@ -45,14 +46,7 @@ of a failure with no die at the face, and how many dice meet it."""
     def __init__(self):
         super().__init__("whalefall")
 
-    @property
-    def cmdset(self):
-        # Imported here (start order): the cmdset's module subclasses `evennia.CmdSet`, which is
-        # None until Evennia is initialised, and this module may be imported before that (a
-        # test importing `WING` when it is collected).
-        from .cmdset import WhalefallCmdSet
-
-        return WhalefallCmdSet
+    cmdset = WhalefallCmdSet
 
     def handle_odds(self, cmd):
         if "contest" in cmd.switches:

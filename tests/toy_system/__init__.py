@@ -9,30 +9,26 @@ its rolls). Each part is the shape a real system gives it:
 - `extended.py`: those extended-roll rules (`rules.extended.ExtendedRules`);
 - `contest.py`: its `+contest` on the shared challenge flow (`commands.contest.ContestCommand`);
 - `teamwork.py`: its teamwork rules for the shared `+teamwork` (`commands.teamwork.TeamworkRules`);
-- `wing.py`: its wing (`commands.dice_base.Wing`): its commands (`+flip`, `+contest`,
-  `+teamwork`), `+odds/contest`, what `/lucky` spends, its help;
+- `wing.py`: its wing (`commands.dice_base.Wing`, named by the system's `wing`): its commands
+  (`+flip`, `+contest`, `+teamwork`), `+odds/contest`, what `/lucky` spends, its help;
 - `help.py`: what its players read in the help (the guide of `help dice`, a topic of its own).
 
-What a host does to run it is `install()`: register the system and its wing, then set
-`DICE_SYSTEM = "coin"`.
+What a host does to run it is `install()`: register the system (its wing comes with it), then
+set `DICE_SYSTEM = "coin"`; or list it in `DICE_EXTRA_SYSTEMS` ("tests.toy_system.system.SYSTEM").
 """
 
 KEY = "coin"
 
 
 def install():
-    """Register the toy's system and wing; return a function that removes them again."""
-    from storyteller_dice.commands import dice_base
+    """Register the toy's system; return a function that removes it again."""
     from storyteller_dice.rules import systems
 
     from .system import SYSTEM
-    from .wing import WING
 
     systems.register(SYSTEM)
-    dice_base.register_wing(WING)
 
     def uninstall():
-        dice_base.unregister_wing(KEY)
         systems.unregister(KEY)
 
     return uninstall

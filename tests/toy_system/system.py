@@ -89,6 +89,7 @@ class CoinSystem(System):
             "(1 if none). /lucky tosses one coin more for 1 Nerve.")
     sheet = CoinSheet()
     extended = EXTENDED
+    wing = "tests.toy_system.wing:WING"  # its commands (`commands.dice_base.Wing`)
     # What a system declares for the shared parts to serve it (`rules.engine.System`).
     blurb = "Coin: toss your Luck in coins and count the heads."
     slogan = "Heads, tails and an honest record"
