@@ -199,3 +199,55 @@ def test_every_text_of_every_page_reads_at_aa(game_server, new_player, browser, 
         for made in session.contexts:
             made.close()
     assert failures == [], "\n".join(str(failure) for failure in failures)
+
+
+# Each chart label's size as drawn: its font size in the chart's units times the chart's scale.
+LABELS_JS = """() => [...document.querySelectorAll('svg text')].filter(el => getComputedStyle(el).display !== 'none')
+    .map(el => ({text: el.textContent,
+    drawn: parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a,
+    left: el.getBoundingClientRect().left, right: el.getBoundingClientRect().right,
+    card: el.closest('.card').getBoundingClientRect().toJSON()}))"""
+ROW_JS = """(command) => { const row = [...document.querySelectorAll('tr.rolllog-entry')]
+        .find(tr => tr.innerText.includes(command));
+    const label = (cell) => getComputedStyle(row.querySelector(`td[data-label="${cell}"]`), '::before').content;
+    return {height: row.getBoundingClientRect().height, dice: label('Dice'), who: label('Who'),
+            text: row.innerText}; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_chart_labels_and_roll_log_cards_read_well(game_server, new_player, browser, viewport, shots):  # noqa: F811
+    telnet = player_with_rolls(new_player)
+    telnet.send("quit")
+    base = game_server.web_url
+
+    class Session:
+        contexts = []
+
+        def context(self, viewport=PHONE):
+            made = browser.new_context(viewport=viewport)
+            self.contexts.append(made)
+            return made
+
+    session = Session()
+    try:
+        page = log_in(session, base, telnet.name, telnet.password)
+        page.set_viewport_size(viewport)
+        for path in ("/rolls/odds/?pool=6&target=2&hunger=2", "/rolls/odds/?pool=30&target=2", "/rolls/fairness/"):
+            page.goto(base + path)
+            labels = page.evaluate(LABELS_JS)
+            assert labels, path
+            small = [(label["text"], round(label["drawn"], 1)) for label in labels if label["drawn"] < 12]
+            assert small == [], (path, small)
+            cut = [label["text"] for label in labels
+                   if label["right"] > label["card"]["right"] or label["left"] < label["card"]["left"]]
+            assert cut == [], (path, cut)  # no label runs out of the page's card
+        page.goto(base + "/rolls/")
+        shots(page, f"roll-log-cards-{'phone' if viewport == PHONE else 'desktop'}")
+        row = page.evaluate(ROW_JS, "+roll dex+athletics")  # six dice: five regular, one Hunger
+        print("roll log card:", row)
+        if viewport == PHONE:
+            assert row["dice"] == "none" and row["who"] == '"Who: "', row
+            assert row["height"] <= 240, row  # eleven lines were 301 px
+    finally:
+        for made in session.contexts:
+            made.close()
