@@ -25,6 +25,8 @@ sixty such lines froze the game for others for over a minute. So:
 - **Ruling:** a topic is at most `MAX_TOPIC_WORDS` (4) words and `MAX_TOPIC_LENGTH` (60)
   characters (the longest topic is three words); a longer one gets one line saying so and
   nothing is searched.
+- **Ruling:** a `|` in the topic is shown as typed (`help |rred` says there is no help topic
+  matching '|rred'): what was typed is never markup or a link.
 - **Ruling:** Lunr's query operators other than the wildcard `*` (`~` fuzzy match, `^` boost,
   `:` field) are read as spaces: no topic has them, and a fuzzy match of edit distance 4
   costs as much as a burst.
@@ -56,6 +58,7 @@ from evennia.help.filehelp import FileHelpEntry
 from evennia.help.utils import LunrSearch
 
 from storyteller_dice.rules import systems
+from storyteller_dice.rules.display import escape
 
 from . import help_entries
 from .dice_base import system_and_wing
@@ -213,7 +216,9 @@ class CmdHelp(_StockHelp):
         if topic is None:
             self.msg(wrap_text(TOO_LONG, self.help_width()))
             return
-        self.topic = topic
+        # What was typed is shown back ("There is no help topic matching '...'"): as text, never
+        # markup or a link of the player's making. No topic has a `|` or `{`, so none is missed.
+        self.topic = escape(topic)
         keep_indexes()
         super().func()
 

@@ -38,6 +38,7 @@ from storyteller_dice.rules.display import fit_width, reported_number
 DEFAULT_WIDTH = 80
 JOIN_AT = 48  # a line this wide (or wider) that goes on at the next line is prose, filled again
 SPACE = " "
+WORD_JOINER = "\u2060"
 
 # Evennia's markup: style codes (shown as nothing), escapes, layout codes and MXP links.
 _LINK = re.compile(r"\|l([cu])(.*?)\|lt(.*?)\|le", re.DOTALL)
@@ -97,7 +98,9 @@ def pieces(markup):
                 continue
             pair = markup[i:i + 2]
             if pair == "|l":  # a link code outside a whole link: the characters as typed
-                out.append(Piece("char", "||", "|"))
+                # (a word joiner after the escape, as rules.display.escape does: Evennia looks
+                # for links after undoing `||`, so `||lc` alone could still start one)
+                out.append(Piece("char", "||" + WORD_JOINER, "|"))
                 i += 1
                 continue
             if pair == "||":

@@ -28,6 +28,7 @@ SYSTEMS = ("v5", "v20", "seyruun", "whalefall", "dicecheck")
 WIDTHS = (20, 41, 80, 250)
 LINK = re.compile(r"\|l([cu])(.*?)\|lt(.*?)\|le", re.DOTALL)
 ESCAPED_BAR = "\x00"
+TYPED_LINK = "|lchelp v5|ltclick me|le"
 
 
 def whole_help():
@@ -82,7 +83,7 @@ class HelpAtEveryWidth(EvenniaCommandTest):
                            if cmd.help_category.lower() == HELP_CATEGORY.lower()})
         files = [entry["key"] for entry in HELP_ENTRY_DICTS]
         own = [topic["key"] for topic in dice_wing().help_topics]
-        return ["", "dice", system, *commands, *files, *own, "no such topic", "a topic of far too many words"]
+        return ["", "dice", system, *commands, *files, *own, "no such topic", "a topic of far too many words", TYPED_LINK]
 
     def check_system(self, system):
         from commands.default_cmdsets import CharacterCmdSet
@@ -97,6 +98,9 @@ class HelpAtEveryWidth(EvenniaCommandTest):
                         text = self.page(topic, cmdset, width)
                         assert text.strip(), topic
                         assert problems(text, width) == [], (topic, width)
+                        if topic == TYPED_LINK:  # what was typed is shown as text, not a link
+                            assert not LINK.search(text.replace("||", ESCAPED_BAR)), text
+                            assert "||\u2060lchelp" in text, text
                         if topic in ("", "+rolls") and width == 41:
                             assert "|lchelp the roll log|lt" in text
 
@@ -177,3 +181,9 @@ def test_session_width(flags, width):
         protocol_flags = flags
 
     assert help_layout.session_width(Session()) == width
+
+
+def test_a_lone_link_code_shows_as_typed():
+    # V20's `+damage <character>=<n> <bashing|lethal|aggravated>`: the bars are meant
+    assert help_layout.wrap_text("<bashing|lethal>", 80) == "<bashing||\u2060lethal>"
+    assert help_layout.shown_width("<bashing|lethal>") == 16
