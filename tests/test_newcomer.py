@@ -154,3 +154,13 @@ def test_home_page_says_the_rule_and_the_first_steps_in_the_games_keys(client):
         page = " ".join(client.get("/").content.decode().split())
         assert "<code>+droll/verify &lt;code&gt;</code>" in page and "+roll/" not in page
         assert "<code>+setstat &lt;trait&gt;=&lt;value&gt;</code>" in page
+
+
+@pytest.mark.django_db
+def test_create_help_states_the_account_rule():
+    from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
+    from storyteller_dice.typeclasses.names import ACCOUNT_RULE
+
+    help_text = " ".join(CmdUnconnectedCreate.__doc__.split())
+    assert ACCOUNT_RULE in help_text and "A password with spaces goes in double quotes." in help_text
+    assert max(len(line) for line in CmdUnconnectedCreate.__doc__.splitlines()) <= 78
