@@ -118,11 +118,12 @@ HELP_ENTRY_DICTS += [
         "aliases": ["name rule", "character names"],
         "category": "General",
         "text": """
-            A character's or account's name holds letters (of any script),
-            digits, single spaces and the joiners ' - . and _ only, starts with
-            a letter and has at most 30 characters (an account name: 3 to 30,
-            plain ASCII, no spaces). Letters are written in their plain forms
-            (no full-width letters or brackets).
+            A character's name holds letters (of any script), digits, single
+            spaces and the joiners ' - . and _ only, starts with a letter and
+            has at most 30 characters. An account name has 3 to 30 characters:
+            letters A-Z, digits and ' - . _, starting with a letter, and no
+            spaces. Letters are written in their plain forms (no full-width
+            letters or brackets).
 
             So no name can carry colour or other markup (||, {, $), control,
             escape or invisible characters, the characters the game's locks are

@@ -164,3 +164,12 @@ def test_create_help_states_the_account_rule():
     help_text = " ".join(CmdUnconnectedCreate.__doc__.split())
     assert ACCOUNT_RULE in help_text and "A password with spaces goes in double quotes." in help_text
     assert max(len(line) for line in CmdUnconnectedCreate.__doc__.splitlines()) <= 78
+
+
+@pytest.mark.django_db
+def test_help_names_states_the_account_rule():
+    from storyteller_dice.commands.help_entries import HELP_ENTRY_DICTS
+    from storyteller_dice.typeclasses.names import ACCOUNT_RULE
+
+    names = next(entry for entry in HELP_ENTRY_DICTS if entry["key"] == "names")
+    assert ACCOUNT_RULE in " ".join(names["text"].split())
