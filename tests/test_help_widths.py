@@ -83,7 +83,10 @@ class HelpAtEveryWidth(EvenniaCommandTest):
                            if cmd.help_category.lower() == HELP_CATEGORY.lower()})
         files = [entry["key"] for entry in HELP_ENTRY_DICTS]
         own = [topic["key"] for topic in dice_wing().help_topics]
-        return ["", "dice", system, *commands, *files, *own, "no such topic", "a topic of far too many words", TYPED_LINK]
+        # the index, a category's list, the guide, the rules, every command and topic, no match,
+        # a topic too long to search, a link typed as the topic
+        return ["", "general", "dice", system, *commands, *files, *own, "no such topic",
+                "a topic of far too many words", TYPED_LINK]
 
     def check_system(self, system):
         from commands.default_cmdsets import CharacterCmdSet
@@ -165,7 +168,8 @@ def test_columns_are_what_the_terminal_draws():
     assert help_layout.columns("Zoë") == 3
     assert help_layout.columns("骰子") == 4
     assert help_layout.shown_width("|w骰子|n ||") == 6
-    assert help_layout.wrap_text("骰子骰子骰子 骰子骰子骰子骰子", 20).split("\n") == ["骰子骰子骰子", "  骰子骰子骰子骰子"]
+    wide = help_layout.wrap_text("骰子骰子骰子 骰子骰子骰子骰子", 20)  # 12 columns, then 16
+    assert wide.split("\n") == ["骰子骰子骰子", "  骰子骰子骰子骰子"]
 
 
 def test_a_grid_keeps_every_topic_whole():
