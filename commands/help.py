@@ -25,6 +25,8 @@ sixty such lines froze the game for others for over a minute. So:
 - **Ruling:** a topic is at most `MAX_TOPIC_WORDS` (4) words and `MAX_TOPIC_LENGTH` (60)
   characters (the longest topic is three words); a longer one gets one line saying so and
   nothing is searched.
+- **Ruling:** a `|` in the topic is shown as typed (`help |rred` says there is no help topic
+  matching '|rred'): what was typed is never markup or a link.
 - **Ruling:** Lunr's query operators other than the wildcard `*` (`~` fuzzy match, `^` boost,
   `:` field) are read as spaces: no topic has them, and a fuzzy match of edit distance 4
   costs as much as a burst.
@@ -47,6 +49,7 @@ to compare), but they are not in the index, and none of their guides or topics a
 
 import re
 from collections import OrderedDict
+from textwrap import dedent
 
 from evennia.commands.command import Command
 from evennia.commands.default.help import CmdHelp as _StockHelp
@@ -55,9 +58,11 @@ from evennia.help.filehelp import FileHelpEntry
 from evennia.help.utils import LunrSearch
 
 from storyteller_dice.rules import systems
+from storyteller_dice.rules.display import escape
 
 from . import help_entries
 from .dice_base import system_and_wing
+from .help_layout import columns, grid, link, session_width, wrap_text
 
 
 def _command(query, entries):
@@ -209,9 +214,11 @@ class CmdHelp(_StockHelp):
     def func(self):
         topic = bounded_topic(self.topic)
         if topic is None:
-            self.msg(TOO_LONG)
+            self.msg(wrap_text(TOO_LONG, self.help_width()))
             return
-        self.topic = topic
+        # What was typed is shown back ("There is no help topic matching '...'"): as text, never
+        # markup or a link of the player's making. No topic has a `|` or `{`, so none is missed.
+        self.topic = escape(topic)
         keep_indexes()
         super().func()
 
@@ -219,6 +226,67 @@ class CmdHelp(_StockHelp):
         cmd_topics, db_topics, file_topics = super().collect_topics(caller, mode=mode)
         topic = getattr(self, "topic", None) if mode != "list" else None
         return cmd_topics, db_topics, {**file_topics, **system_topics(topic)}
+
+    def help_width(self):
+        """The width this help is laid out at: the session's own (help_layout.session_width)."""
+        return session_width(self.session)
+
+    def _topic(self, name, click_topics, style=""):
+        """A topic as the index and the suggestions show it: a link to `help <name>`, or
+        (unclickable, or a name a link cannot hold) its name as text."""
+        shown = style + str(name).replace("|", "||") + ("|n" if style else "")
+        if not click_topics or "|" in str(name):
+            return shown
+        return link(f"help {name}", shown)
+
+    def _grid(self, items, width, indent=""):
+        return [indent + self.index_topic_clr + row for row in grid(items, width - len(indent))]
+
+    def format_help_entry(self, topic="", help_text="", aliases=None, suggested=None, subtopics=None,
+                          click_topics=True):
+        """The stock page (separator, title, text, subtopics, suggestions), laid out at the
+        client's width by `help_layout`: every line fits, every topic link is whole."""
+        width = self.help_width()
+        separator = "|C" + "-" * width + "|n"
+        title = f"|CHelp for |w{topic}|n" if topic else "|rNo help found|n"
+        if aliases:
+            title += " |C(aliases: {}|C)|n".format("|C,|n ".join(f"|w{alias}|n" for alias in aliases))
+        parts = [separator, wrap_text(title, width)]
+        if help_text:
+            parts.append("\n" + wrap_text(dedent(help_text.strip("\n")).rstrip(), width))
+        if subtopics:
+            items = [self._topic(f"{topic}/{sub}", click_topics, "|w") for sub in subtopics]
+            parts.append("\n".join(["\n" + wrap_text("|CSubtopics:|n", width), *self._grid(items, width, "  ")]))
+        if suggested:
+            items = [self._topic(sug, click_topics, "|w") for sug in sorted(suggested)]
+            parts.append("\n".join(["\n" + wrap_text("|COther topic suggestions:|n", width),
+                                     *self._grid(items, width)]))
+        parts.append(separator)
+        return "\n".join(part.rstrip() for part in parts if part)
+
+    def format_help_index(self, cmd_help_dict=None, db_help_dict=None, title_lone_category=False,
+                          click_topics=True):
+        """The stock index (categories and their topics in columns), laid out at the client's
+        width: a topic is never cropped, and its link is never cut."""
+        width = self.help_width()
+
+        def by_category(help_dict):
+            rows = []
+            for category in sorted(help_dict):
+                entries = sorted(set(help_dict[category]))
+                if len(help_dict) > 1 or title_lone_category:
+                    heading = f"-- {category.title()} "
+                    rows += [self.index_category_clr + line for line in
+                             wrap_text(heading + "-" * max(0, width - columns(heading)), width).split("\n")]
+                rows += self._grid([self._topic(entry, click_topics) for entry in entries], width)
+            return "\n".join(rows)
+
+        cmd_grid = by_category(cmd_help_dict) if cmd_help_dict and any(cmd_help_dict.values()) else ""
+        db_grid = by_category(db_help_dict) if db_help_dict and any(db_help_dict.values()) else ""
+        if cmd_grid and db_grid:
+            banner = lambda word: self.index_type_separator_clr + f" {word} ".center(width, "-")  # noqa: E731
+            return f"{banner('Commands')}\n{cmd_grid}\n{banner('Game & World')}\n{db_grid}"
+        return cmd_grid or db_grid
 
     def do_search(self, query, entries, search_fields=None):
         match, suggestions = super().do_search(query, entries, search_fields=search_fields)

@@ -118,11 +118,12 @@ HELP_ENTRY_DICTS += [
         "aliases": ["name rule", "character names"],
         "category": "General",
         "text": """
-            A character's or account's name holds letters (of any script),
-            digits, single spaces and the joiners ' - . and _ only, starts with
-            a letter and has at most 30 characters (an account name: 3 to 30,
-            plain ASCII, no spaces). Letters are written in their plain forms
-            (no full-width letters or brackets).
+            A character's name holds letters (of any script), digits, single
+            spaces and the joiners ' - . and _ only, starts with a letter and
+            has at most 30 characters. An account name has 3 to 30 characters:
+            letters A-Z, digits and ' - . _, starting with a letter, and no
+            spaces. Letters are written in their plain forms (no full-width
+            letters or brackets).
 
             So no name can carry colour or other markup (||, {, $), control,
             escape or invisible characters, the characters the game's locks are
@@ -214,8 +215,17 @@ def guide_text(system, wing):
     topics = [f"help {topic['key']}" for topic in wing.help_topics]
     more = ", ".join([f"help {system.key} (its rules)", *topics, "help rolling in detail",
                       "help verifying rolls"])
-    return "\n".join([intro, "", "|wCommands|n (each has its own help, e.g. help +roll):",
+    return "\n".join([intro, "", *first_steps(), "|wCommands|n (each has its own help, e.g. help +roll):",
                       *command_lines(system, wing), "", *_wrapped("See also: ", more + ".", 2)])
+
+
+def first_steps():
+    """How a new character gets its sheet (+stat), one line over the list of commands (the
+    longest guide is a line short of the pager); nothing where the game leaves +stat out.
+    Written with our keys: `system_entries` renames them."""
+    if _table().get("+stat", "+stat") is None:
+        return []
+    return ["|wNew here?|n Set your sheet with +stat <trait>=<value> (help +stat lists them)."]
 
 
 def system_entries(system, wing):

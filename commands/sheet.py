@@ -12,7 +12,8 @@ from storyteller_dice.rules.engine import Sheet
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.pools import match_name
 
-from . import pending
+from . import keys, pending
+from .help_layout import wrap_text
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
 from storyteller_dice.rules.display import escape, format_sheet
@@ -57,7 +58,20 @@ class CmdSheet(DiceCommand):
             access.require(caller, target, "Only staff can see other characters' sheets.")
         if not hasattr(target, "sheet_values"):
             raise DiceError(f"{escape(target.key)} has no character sheet.")
-        self.msg(render_sheet(target, width_of(caller)))
+        width = width_of(caller)
+        text = render_sheet(target, width)
+        hint = how_to_set() if target is caller and not target.approved else ""
+        self.msg(f"{text}\n{wrap_text(hint, width)}" if hint else text)
+
+
+def how_to_set():
+    """The line under an own sheet not yet approved: how to set it, in this game's keys (none
+    where the game leaves +stat out)."""
+    stat, approve = keys.current_key("+stat"), keys.current_key("+approve")
+    if stat is None:
+        return ""
+    done = f" When it is done, staff {approve} it." if approve else ""
+    return f"Set your traits with {stat} <trait>=<value> (help {stat} lists them).{done}"
 
 
 class CmdStat(DiceCommand):

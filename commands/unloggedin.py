@@ -4,7 +4,8 @@ Commands at the login screen.
 `create`: Evennia 6.1's `CmdUnconnectedCreate` asks "You want to create an account 'name' with
 password 'secret'. Is this what you intended? [Y]/N?", printing the password back onto the
 screen (and into any log or screen capture of the session). Ours asks the same question
-without the password.
+without the password. Its help states the account name rule (`names.ACCOUNT_RULE`), where
+Evennia's told players to quote a name with spaces, which no account name may hold.
 
 `encoding`: Evennia's, refusing in one line an encoding that is not a text encoding
 (`typeclasses.inputfilter.text_encoding`), as `option encoding=` does (commands/options.py):
@@ -16,6 +17,7 @@ line). The server never sends the typed line back.
 """
 
 import re
+import textwrap
 
 from evennia.commands.default.unloggedin import CmdUnconnectedCreate as _StockCreate
 from evennia.commands.default.unloggedin import CmdUnconnectedEncoding as _StockEncoding
@@ -23,6 +25,7 @@ from evennia.commands.default.unloggedin import CmdUnconnectedEncoding as _Stock
 from storyteller_dice.commands.options import ENCODING_REFUSED
 from storyteller_dice.rules.display import escape
 from storyteller_dice.typeclasses.inputfilter import text_encoding
+from storyteller_dice.typeclasses.names import ACCOUNT_RULE
 
 # The stock prompt's password clause. Matched rather than re-typed so the rest of the stock
 # command (name normalisation, the Y/N answer, Account.create and its errors) stays Evennia's.
@@ -34,17 +37,17 @@ def hide_password(prompt):
     return _PASSWORD_CLAUSE.sub("", prompt)
 
 
+def _create_help():
+    """`create`'s help, stating the account name rule as the connect screen and the website do."""
+    rule = "\n".join("    " + line for line in textwrap.wrap(
+        f"This creates a new account. {ACCOUNT_RULE} A password with spaces goes in double quotes.", 66))
+    return ("\n    create a new account\n\n    Usage (at login screen):\n"
+            "      create <accountname> <password>\n      create <accountname> \"pass word\"\n\n"
+            f"{rule}\n    ")
+
+
 class CmdUnconnectedCreate(_StockCreate):
-    """
-    create a new account
-
-    Usage (at login screen):
-      create <accountname> <password>
-      create "account name" "pass word"
-
-    This creates a new account. If you have spaces in your name or
-    password, enclose it in double quotes.
-    """
+    __doc__ = _create_help()
 
     def func(self):
         # The stock func is a generator whose one `yield` is the [Y]/N prompt (Evennia shows a

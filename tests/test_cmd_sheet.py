@@ -83,6 +83,17 @@ class TestSheet(EvenniaCommandTest):
         self.assertIn("Willpower [..] 2/2 left (Superficial 0, Aggravated 0)", out)
         self.assertIn("Health    [....] 4/4 left", out)
 
+    def test_an_own_sheet_not_yet_approved_says_how_to_set_it(self):
+        out = self.call(CmdSheet(), "", "=")
+        # under the sheet, wrapped at the client's width (80: the test session reports none)
+        self.assertEqual(out.split("\n")[-2:], [
+            "Set your traits with +stat <trait>=<value> (help +stat lists them). When it is",
+            "  done, staff +approve it."])
+        self.char1.approved = True
+        self.assertNotIn("+stat", self.call(CmdSheet(), "", "="))
+        # staff (Char's player here) reading another's sheet not yet approved: no hint for them
+        self.assertNotIn("+stat", self.call(CmdSheet(), "Char2", "="))
+
     def test_others_sheets_are_for_staff(self):
         self.call(CmdSheet(), "Char", "Only staff can see other characters' sheets.", caller=self.char2)
         self.call(CmdSheet(), "Char2", "=")

@@ -47,6 +47,8 @@ class HelpPages(EvenniaCommandTest):
         from storyteller_dice.commands.help import CmdHelp
 
         self.char1.ndb._more = None
+        # What Evennia's telnet session holds before (or without) NAWS: help is laid out at it.
+        self.session.protocol_flags["SCREENWIDTH"] = {0: WIDTH}
         output = self.call(CmdHelp(), topic, cmdset=cmdset)
         return output
 

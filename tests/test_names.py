@@ -12,7 +12,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 from typeclasses.accounts import Account
 from typeclasses.characters import Character
 from typeclasses.exits import Exit
-from storyteller_dice.typeclasses.names import name_problem, shown_name
+from storyteller_dice.typeclasses.names import ACCOUNT_RULE, name_problem, shown_name
 from typeclasses.objects import Object
 from typeclasses.rooms import Room
 
@@ -97,9 +97,12 @@ def test_the_refusal_says_what_is_wrong(name, said):
 def test_account_names_are_ascii_without_spaces():
     assert name_problem("Bob", "account") is None
     assert name_problem("bob.smith_2", "account") is None
-    assert name_problem("Zoë", "account").startswith("An account name must be plain ASCII")
-    assert name_problem("Bo", "account") == "An account name needs at least 3 characters."
-    assert name_problem("Mary Jane", "account") == "An account name cannot hold a space."
+    rule = ("An account name has 3 to 30 characters: letters A-Z, digits and ' - . _, "
+            "starting with a letter, and no spaces.")
+    assert name_problem("Zoë", "account") == f"An account name cannot hold 'ë' (U+00EB). {rule}"
+    assert name_problem("Bo", "account") == f"An account name needs at least 3 characters. {rule}"
+    assert name_problem("Mary Jane", "account") == f"An account name cannot hold a space. {rule}"
+    assert name_problem("bob@home", "account") == f"An account name cannot hold '@' (U+0040). {rule}"
     for name in HOSTILE:
         assert name_problem(name, "account"), name
 
@@ -284,9 +287,22 @@ class TestWebsite(NameTest):
             )
             assert response.status_code == 200, (name, response.status_code)
             assert b"errorlist" in response.content or b"alert-danger" in response.content, name
-        # Django's own check lets these two through; the name rule gives the form its line.
-        assert b"A name cannot hold &#x27;+&#x27; (U+002B)" in response.content
+        # Django's own check lets these two through; the name rule gives the form its line,
+        # ending with the rule the form states under the field.
+        rule = ("An account name has 3 to 30 characters: letters A-Z, digits and &#x27; - . _, "
+                "starting with a letter, and no spaces.").encode()
+        assert b"An account name cannot hold &#x27;+&#x27; (U+002B). " + rule in response.content
+        assert b'id="account-name-rule">' + rule + b"</small>" in response.content
+        assert b"@/./+/-/_" not in response.content
         assert not Account.objects.filter(username__startswith="Bob").exists()
+        # Django's check refuses a space first: the form says the same rule, not Django's.
+        response = self.client.post(
+            "/auth/register",
+            {"username": "Zoe Smith", "email": "", "password1": "Sekrit99pw!x", "password2": "Sekrit99pw!x"},
+        )
+        assert b'<div class="alert alert-danger" role="alert">' + rule + b"</div>" in response.content
+        assert b"@/./+/-/_" not in response.content
+        assert not Account.objects.filter(username__startswith="Zoe").exists()
 
     def test_character_creation_with_hostile_names_gives_a_form_error(self):
         self.account.permissions.add("Developer")  # room for more than one character
@@ -394,8 +410,8 @@ class TestTelnetCreate(NameTest):
         from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
 
         for name, said in (
-            ("Bob(#4)]", "A name cannot hold '(' (U+0028): use letters, digits, single spaces and ' - . _ only."),
-            ("Bob|r", "A name cannot hold '||' (U+007C): the game would read it as markup."),
+            ("Bob(#4)]", "An account name cannot hold '(' (U+0028). " + ACCOUNT_RULE),
+            ("Bob|r", "A name cannot hold '||' (U+007C): the game would read it as markup. " + ACCOUNT_RULE),
         ):
             session = Mock(address="127.0.0.1")
             cmd = CmdUnconnectedCreate()

@@ -74,3 +74,102 @@ class TestLimbo(EvenniaTest):
             limbo.db.desc = "A builder's own Limbo."
             assert setup.describe_limbo() is False
             assert limbo.db.desc == "A builder's own Limbo."
+
+
+def _joined(text):
+    """Text as read: colour taken out, the screen's lines joined."""
+    return " ".join(ansi.strip_ansi(text).split())
+
+
+def test_the_first_screens_say_how_to_make_a_sheet_and_the_name_rule():
+    from storyteller_dice.typeclasses import welcome
+    from storyteller_dice.typeclasses.names import ACCOUNT_RULE
+
+    screen = _joined(welcome.connection_screen())
+    assert ACCOUNT_RULE in screen  # the very sentence the registration form shows
+    assert "Enclose a name" not in screen
+    assert ("Once in, set your character's traits with +stat <trait>=<value> (help +stat lists them) "
+            "and see them with +sheet.") in screen
+    limbo = _joined(welcome.limbo_text())
+    assert "First set your character's traits: +stat <trait>=<value> (help +stat lists them)." in limbo
+    assert "+roll dex+stealth vs 3" in limbo or "+roll" in limbo
+
+
+def test_the_first_screens_follow_renamed_keys():
+    from django.test import override_settings
+
+    from storyteller_dice.typeclasses import welcome
+
+    with override_settings(DICE_COMMAND_KEYS={"+roll": "+droll", "+stat": "+setstat", "+sheet": None}):
+        screen, limbo = _joined(welcome.connection_screen()), _joined(welcome.limbo_text())
+        assert "set your character's traits with +setstat <trait>=<value> (help +setstat lists them)." in screen
+        assert "+droll " in limbo and "+roll " not in limbo and "+setstat <trait>" in limbo
+        assert "+sheet" not in screen + limbo  # left out: not named
+    with override_settings(DICE_COMMAND_KEYS={"+stat": None, "+roll": None}):
+        screen, limbo = _joined(welcome.connection_screen()), _joined(welcome.limbo_text())
+        assert "+stat" not in screen + limbo and "traits" not in screen + limbo
+        assert "Rolling here" not in limbo and "help dice is the guide" in limbo
+
+
+@pytest.mark.django_db
+def test_the_dice_guide_says_how_to_make_a_sheet_in_the_games_keys():
+    from django.test import override_settings
+
+    from storyteller_dice.commands.dice_base import dice_wing
+    from storyteller_dice.commands.help_entries import system_entries
+    from storyteller_dice.rules import systems
+
+    system = systems.get_system("v5")
+    guide = lambda: system_entries(system, dice_wing(system))[0]["text"]  # noqa: E731
+    line = "|wNew here?|n Set your sheet with {} <trait>=<value> (help {} lists them)."
+    assert line.format("+stat", "+stat") in guide()
+    with override_settings(DICE_COMMAND_KEYS={"+stat": "+setstat"}):
+        assert line.format("+setstat", "+setstat") in guide()
+    with override_settings(DICE_COMMAND_KEYS={"+stat": None}):
+        assert "New here?" not in guide()
+
+
+@pytest.mark.django_db
+def test_the_roll_log_page_names_the_games_verify_command():
+    from django.template import Context, Template
+    from django.test import override_settings
+
+    template = Template('{% load dice_words %}{% dice_command "+roll" %}/verify')
+    assert template.render(Context()) == "+roll/verify"
+    with override_settings(DICE_COMMAND_KEYS={"+roll": "+droll"}):
+        assert template.render(Context()) == "+droll/verify"
+    with override_settings(DICE_COMMAND_KEYS={"+roll": None}):
+        assert template.render(Context()) == "/verify"  # the page then names no command
+
+
+@pytest.mark.django_db
+def test_home_page_says_the_rule_and_the_first_steps_in_the_games_keys(client):
+    from django.test import override_settings
+
+    page = " ".join(client.get("/").content.decode().split())
+    assert "An account name has 3 to 30 characters: letters A-Z, digits and &#x27; - . _," in page
+    assert "set your character's traits with <code>+stat &lt;trait&gt;=&lt;value&gt;</code>" in page
+    assert "<code>+roll/verify &lt;code&gt;</code>" in page
+    with override_settings(DICE_COMMAND_KEYS={"+roll": "+droll", "+stat": "+setstat"}):
+        page = " ".join(client.get("/").content.decode().split())
+        assert "<code>+droll/verify &lt;code&gt;</code>" in page and "+roll/" not in page
+        assert "<code>+setstat &lt;trait&gt;=&lt;value&gt;</code>" in page
+
+
+@pytest.mark.django_db
+def test_create_help_states_the_account_rule():
+    from storyteller_dice.commands.unloggedin import CmdUnconnectedCreate
+    from storyteller_dice.typeclasses.names import ACCOUNT_RULE
+
+    help_text = " ".join(CmdUnconnectedCreate.__doc__.split())
+    assert ACCOUNT_RULE in help_text and "A password with spaces goes in double quotes." in help_text
+    assert max(len(line) for line in CmdUnconnectedCreate.__doc__.splitlines()) <= 78
+
+
+@pytest.mark.django_db
+def test_help_names_states_the_account_rule():
+    from storyteller_dice.commands.help_entries import HELP_ENTRY_DICTS
+    from storyteller_dice.typeclasses.names import ACCOUNT_RULE
+
+    names = next(entry for entry in HELP_ENTRY_DICTS if entry["key"] == "names")
+    assert ACCOUNT_RULE in " ".join(names["text"].split())

@@ -26,7 +26,9 @@ forms (Unicode NFKC: no full-width letters or brackets, ligatures, superscripts)
 Evennia's markup (`|`, `{`, `$`), control, escape, bidi and zero-width characters, the
 characters Evennia's lock strings are made of (`;`, `:`, `(`, `)`, `,`, `&`, `!`), and anything
 that could imitate the `+nospoof` tag `[Name(#12)]` or a system tag `[Roll]` (brackets,
-parentheses, `#`). A MUSH name rarely needs more, and what is refused is told in one line.
+parentheses, `#`). A MUSH name rarely needs more, and what is refused is told in one line; a
+refused account name's line ends with the whole rule for accounts (`ACCOUNT_RULE`), the very
+sentence the registration form and the connect screen show.
 
 **Ruling (names that read as our tags):** a character, account or channel name may not read as
 a tag of ours (`[Roll]`, `[Staff]`, every tag in `typeclasses.speech_text.SYSTEM_TAGS`) where it
@@ -81,6 +83,11 @@ SPEAKER_KINDS = ("character", "account", "channel")
 
 
 TAG_LIKE = "A name cannot read as one of the game's own tags, like [Roll] or [Staff]."
+#: The account name rule in one sentence, said the same way wherever a player meets it: the
+#: end of every refusal of an account name, the registration form (`{% account_name_rule %}`)
+#: and the connect screen (typeclasses/welcome.py).
+ACCOUNT_RULE = ("An account name has 3 to 30 characters: letters A-Z, digits and ' - . _, "
+                "starting with a letter, and no spaces.")
 
 
 def _describe(char):
@@ -134,13 +141,16 @@ def _speaker_problem(name, kind):
             return f"A name cannot pile more than {MAX_MARKS} accents on one letter."
         if char == " " or char in JOINERS or category[0] == "L" or category in ("Nd", "Mn", "Mc"):
             continue
+        if kind == "account":
+            return f"An account name cannot hold {_describe(char)}."
         return (
             f"A name cannot hold {_describe(char)}: use letters, digits, single spaces "
             f"and {' '.join(JOINERS)} only."
         )
     if kind == "account":
         if not name.isascii():
-            return "An account name must be plain ASCII: letters A-Z, digits and . - _ only."
+            odd = next(c for c in name if not c.isascii())
+            return f"An account name cannot hold {_describe(odd)}."
         if " " in name:
             return "An account name cannot hold a space."
         if len(name) < ACCOUNT_NAME_MIN:
@@ -181,6 +191,8 @@ def name_problem(name, kind="character"):
             problem = _speaker_problem(name, kind)
     if problem is None and kind in SPEAKER_KINDS and looks_like_tag(name):
         problem = TAG_LIKE
+    if problem is not None and kind == "account" and problem != TAG_LIKE:
+        problem = f"{problem} {ACCOUNT_RULE}"  # what is wrong, then the whole rule
     return problem
 
 

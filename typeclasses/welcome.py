@@ -7,9 +7,16 @@ only over Evennia's stock text) and the home page's lines (`rolllog`'s template 
 `dice_words`). Each asks the configured `System` (its `name`, `blurb`, `slogan`, `example`,
 usages): nothing here names a system, so a sixth one reads as its own.
 
+Our commands are named by the keys the game gives them (`DICE_COMMAND_KEYS`, read here from
+the settings as commands/keys.py reads it: a typeclass never imports the commands):
+`command_key("+roll")` is "+droll" where the host renamed it, None where it left it out, and
+`renamed(text)` rewrites every key of ours in a text as `help` does. **Ruling:** a line that
+would name a command the game left out is not shown (no "+stat" where there is none).
+
 It sits with the typeclasses, below the commands, because the web pages use it too.
 """
 
+import re
 import textwrap
 
 from django.conf import settings
@@ -18,6 +25,7 @@ from evennia.utils.utils import get_evennia_version
 from storyteller_dice.rules import systems
 from storyteller_dice.rules.display import escape
 
+from .names import ACCOUNT_RULE
 from .system import dice_system
 
 RULE = "|c==============================================================|n"
@@ -25,6 +33,35 @@ SCREEN_WIDTH = 62  # the rule's width: the screen's lines fit between its ends
 
 # Evennia's own Limbo description starts so (it is translated, so only its start is compared).
 _EVENNIA_LIMBO_STARTS = ("Welcome to your new |wEvennia|n-based game", "Welcome to your new Evennia")
+
+
+_WORD = r"(?<![\w+@&-]){}(?![\w-])"  # a key as a whole word (commands/keys.py's rule)
+
+
+def _renames():
+    """{our key: new key or None} from DICE_COMMAND_KEYS, keys in lower case."""
+    table = getattr(settings, "DICE_COMMAND_KEYS", None) or {}
+    if not isinstance(table, dict):
+        return {}
+    return {old.strip().lower(): (None if new is None else new.strip().lower())
+            for old, new in table.items() if isinstance(old, str) and (new is None or isinstance(new, str))}
+
+
+def command_key(key):
+    """The key our command `key` ("+stat") answers to in this game, or None: left out."""
+    key = key.lower()
+    table = _renames()
+    return table[key] if key in table else key
+
+
+def renamed(text):
+    """`text` with every renamed key of ours (a whole word: `+roll/verify`, not `+rolls`)
+    written as the game names it."""
+    table = {old: new for old, new in _renames().items() if new and new != old}
+    if not table or not text:
+        return text
+    pattern = "|".join(_WORD.format(re.escape(old)) for old in sorted(table, key=len, reverse=True))
+    return re.sub(pattern, lambda found: table[found.group(0).lower()], text, flags=re.IGNORECASE)
 
 
 def slogan(system=None):
@@ -55,31 +92,55 @@ def connection_screen():
         f" Welcome to |w{escape(settings.SERVERNAME)}|n!",
         f" {escape(slogan())}",
         "",
-        *(" " + line for line in textwrap.wrap(escape(about), SCREEN_WIDTH - 2)),
+        *_wrapped(escape(about)),
         "",
         " New here? Create an account (without the <>'s):",
         "      |wcreate <username> <password>|n",
+        *_wrapped(ACCOUNT_RULE + " A password with spaces goes in double quotes."),
         " Already have one? Connect to it:",
         "      |wconnect <username> <password>|n",
         "",
-        " Enclose a name with spaces in quotes. Once in, |whelp dice|n is a",
-        " one-screen guide to rolling. |wlook|n shows this screen again.",
+        *_wrapped(first_steps()),
         RULE,
         f" Evennia {get_evennia_version('short')}",
     ]
     return "\n".join(lines)
 
 
+def _wrapped(text):
+    """Plain text (no markup) on the screen's lines, each one space in."""
+    return [" " + line for line in textwrap.wrap(text, SCREEN_WIDTH - 2, break_on_hyphens=False)]
+
+
+def first_steps():
+    """What to do once in, in the game's own command keys: set the sheet, read the guide."""
+    stat, sheet = command_key("+stat"), command_key("+sheet")
+    steps = []
+    if stat:
+        steps.append(f"Once in, set your character's traits with {stat} <trait>=<value> "
+                     f"(help {stat} lists them){f' and see them with {sheet}' if sheet else ''}.")
+    steps.append("help dice is a one-screen guide to rolling; look shows this screen again.")
+    return " ".join(steps)
+
+
 def limbo_text(system=None):
     """The first room's description, for the system."""
     system = system or dice_system()
-    usage, example = example_usage(system)
+    usage, example = (renamed(text) for text in example_usage(system))
+    rolling = ""
+    if command_key(system.example.command):
+        rolling = (f"Rolling here ({escape(system.name)}): |w{escape(usage)}|n (|w{escape(example)}|n) "
+                   "rolls your dice in the room; everyone sees the same result and its code. ")
+    stat, sheet = command_key("+stat"), command_key("+sheet")
+    first = ""
+    if stat:
+        first = (f"First set your character's traits: |w{escape(stat)} <trait>=<value>|n "
+                 f"(|whelp {escape(stat)}|n lists them). ")
     return (
         "The quiet place between scenes. Nothing here is in character: this is where everyone "
         "arrives and where the story is set up.\n\n"
-        f"Rolling here ({escape(system.name)}): |w{escape(usage)}|n (|w{escape(example)}|n) rolls "
-        "your dice in the room; everyone sees the same result and its code. |whelp dice|n is "
-        "the guide, |w+sheet|n your character, |wooc <text>|n speaks out of character."
+        f"{first}{rolling}|whelp dice|n is the guide"
+        f"{f', |w{escape(sheet)}|n your character' if sheet else ''}, |wooc <text>|n speaks out of character."
     )
 
 
