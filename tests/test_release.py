@@ -55,6 +55,8 @@ def test_the_wheel_is_the_package_with_its_templates_and_static_files(dist):
                  "storyteller_dice/rolllog/static/rolllog/rolllog.css",
                  "storyteller_dice/rolllog/static/storyteller_dice/dice_panel.js",
                  "storyteller_dice/rolllog/panel_templates/webclient/base.html",
+                 "storyteller_dice/rolllog/panel_templates/404.html",
+                 "storyteller_dice/rolllog/panel_templates/website/registration/register.html",
                  f"storyteller_dice-{storyteller_dice.__version__}.dist-info/licenses/LICENSE"):
         assert name in names
 
@@ -66,3 +68,14 @@ def test_the_sdist_has_the_docs_and_not_the_tests(dist):
     assert {"docs", "rules", "commands", "typeclasses", "rolllog", "storyteller_dice", "LICENSE",
             "CHANGELOG.md", "README.md", "pyproject.toml"} <= tops
     assert not tops & {"tests", "game", "bench", "scripts", ".ci"}
+
+
+def test_the_wheel_carries_every_template_and_static_file_of_the_roll_log(dist):
+    """Package data is listed by pattern in pyproject.toml: a template added in a new folder
+    must not be left out of the release."""
+    wheel = next(dist.glob("*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tracked = subprocess.run(["git", "ls-files", "rolllog"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    data = [name for name in tracked if not name.endswith(".py") and (ROOT / name).is_file()]
+    assert data and [name for name in data if f"storyteller_dice/{name}" not in names] == []

@@ -10,6 +10,6 @@ from .test_contrast_web import (shots, test_chart_labels_and_roll_log_cards_read
                                 test_every_text_of_every_page_reads_at_aa)
 from .test_web import browser  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 game_server = system_server("v20")

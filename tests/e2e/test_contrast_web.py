@@ -22,7 +22,7 @@ import pytest
 from .test_web import browser  # noqa: F401 - fixture
 from .test_website_web import DESKTOP, PHONE, log_in, player_with_rolls
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 # Every drawn text node: its text, the element, its colour and its background composited (see
 # the module docstring), its font size and weight. Colours as [r, g, b] in 0-255.

@@ -12,7 +12,7 @@ import pytest
 from .test_web import browser, message_text, send, wait_for_text  # noqa: F401 - fixtures
 from .test_website_web import PHONE, webclient, Browsing
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 # The width the client reports (the dice panel's own measure: a hundred digits in the pane).
 COLUMNS_JS = """() => { const pane = document.querySelector('#messagewindow');
