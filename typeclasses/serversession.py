@@ -44,6 +44,11 @@ through. `data_in` measures the line itself, for every protocol, and answers a l
 Evennia's `MAX_CHAR_LIMIT_WARNING`. (The Portal's `MAX_COMMAND_RATE`, 80 lines a second, let
 a burst of 60 through: taking turns, above, is what protects the others.)
 
+**Every line fits the screen.** What goes to the client is wrapped at the session's width
+first (`typeclasses.columns`: a line that fits is unchanged, a longer one broken with a
+hanging indent), so no line the game sends, Evennia's own included, runs past the screen and
+starts the next screen line at column 0.
+
 **One reply's size.** Whatever a command builds, one text sent to a client is at most
 `MAX_REPLY_LINES` lines and `MAX_REPLY_CHARS` characters (`bounded_reply`); the rest is cut
 at a line's end with a line saying how much was left out, and the cut is logged. The bounded
@@ -60,6 +65,8 @@ from evennia.server.serversession import ServerSession as BaseServerSession
 from evennia.utils import logger
 from twisted.internet import reactor
 
+from storyteller_dice.typeclasses.columns import for_session
+from storyteller_dice.typeclasses.incoming import mxp_active
 from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
 
 #: Lines a session may have waiting for their turn (the Portal already lets through at most
@@ -137,7 +144,11 @@ class ServerSession(BaseServerSession):
         self._bounded_flags = BoundedFlags(flags or {})
 
     def data_out(self, **kwargs):
-        """What goes to the client; a text longer than one reply may be is cut (see above)."""
+        """What goes to the client, wrapped at its width; a text longer than one reply may be
+        is cut (see above)."""
+        if "text" in kwargs:
+            options = kwargs.get("options")
+            kwargs["text"] = for_session(self, kwargs["text"], options, mxp=mxp_active(self, options))
         text = kwargs.get("text")
         body = text[0] if isinstance(text, (tuple, list)) and text else text
         if isinstance(body, str):
