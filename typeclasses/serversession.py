@@ -145,18 +145,26 @@ class ServerSession(BaseServerSession):
 
     def data_out(self, **kwargs):
         """What goes to the client, wrapped at its width; a text longer than one reply may be
-        is cut (see above)."""
+        is cut (see above): before it is wrapped, so the wrapping's work is bounded, and after,
+        so the wrapped lines are bounded too."""
         if "text" in kwargs:
             options = kwargs.get("options")
-            kwargs["text"] = for_session(self, kwargs["text"], options, mxp=mxp_active(self, options))
+            self._cut(kwargs, log=True)
+            text = kwargs["text"]
+            kwargs["text"] = for_session(self, text, options, mxp=mxp_active(self, options))
+            if kwargs["text"] != text:  # wrapped: its lines are bounded again
+                self._cut(kwargs)
+        super().data_out(**kwargs)
+
+    def _cut(self, kwargs, log=False):
         text = kwargs.get("text")
         body = text[0] if isinstance(text, (tuple, list)) and text else text
         if isinstance(body, str):
             cut = bounded_reply(body)
             if cut is not None:
-                logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
+                if log:
+                    logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
                 kwargs["text"] = (cut, *text[1:]) if isinstance(text, (tuple, list)) else cut
-        super().data_out(**kwargs)
 
     def data_in(self, **kwargs):
         """
