@@ -59,6 +59,11 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   escaped as MXP wants it). `DiceCharacterMixin.msg()` does it for every message to a
   character; `DiceAccountMixin.msg()` (optional) for channels, `page` and the OOC screens.
   When a character has sessions with and without MXP, each gets its own `msg()`.
+- **Width:** `send_mxp_inert`, the way out of the Character's and the Account's `msg()`,
+  also wraps the text for each session at that session's width, in terminal columns
+  (typeclasses/columns.py, whose module says why: text that fills a screen line exactly
+  would otherwise put what follows it at column 0 of the next), before it escapes it for
+  MXP. Sessions that get the same text (same width, same MXP) share one `msg()` call.
 - **What it cannot reach:** Evennia's channels send to *Accounts* (`Account.channel_msg` ->
   `Account.msg`, straight to the sessions), and `page` too: no Character's `msg()` sees them.
   The optional `DiceChannelMixin` (typeclasses/channels.py) and the speech extras
