@@ -13,6 +13,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from storyteller_dice.rules.display import append_code, fit, visible_len, wrap
 from storyteller_dice.typeclasses.columns import session_width, terminal_columns, wrapped
+from tests.scene_helpers import Scene, run
 
 WIDE = "一"  # two columns
 ACUTE = "e\u0301"  # e and a combining acute accent: one column
@@ -292,3 +293,31 @@ def test_the_bundles_session_bounds_the_wrapped_lines():
     lines = text.split("\n")
     assert len(lines) == 1001 and lines[-1] == "|n(1,223 more lines were not shown.)"
     assert max(visible_len(line) for line in lines[:-1]) <= 20
+
+
+# ---------------------------------------------------------------- a real roll, to real sessions
+
+
+class TestARollsLines(Scene, EvenniaCommandTest):
+    """`+roll` with a comment of wide characters, to sessions at 80 and 41 columns: the 80-column
+    one gets exactly the stored text (our lines, drawn in columns, are not wrapped again); the
+    41-column one gets lines that fit, with the comment's text never at column 0."""
+
+    def test_a_roll_reaches_each_width(self):
+        from storyteller_dice.commands.rolls import CmdRoll
+        from storyteller_dice.rolllog.models import RollEntry
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        roller, wide, narrow = self.scene(3, widths=(80, 80, 41))
+        self.outputs()
+        with seeded(FixedFaces([2, 6, 10])):
+            run(self, CmdRoll, f" 3 # {WIDE_COMMENT[len('|w[Roll]|n Alice rolls 3 (3 dice) # '):]}")
+        stored = RollEntry.objects.order_by("-id").first().text
+        got = {session.puppet: texts for session, texts in self.outputs().items()}
+        assert got[wide] == [stored]
+        assert stored.split("\n")[0].endswith(WIDE * 21)  # 42 columns counted as 42
+        (text,) = got[narrow]
+        lines = text.split("\n")
+        assert max(visible_len(line) for line in lines) <= 41
+        assert [line for line in lines[1:] if not line.startswith("  ")] == [], lines
+        assert " ".join(" ".join(lines).split()).count("[Roll] Admin rolls 9") == 1
