@@ -1,14 +1,14 @@
 """
 End to end, in each of the five systems: player text that fills a screen line exactly, or is
 made of characters two columns wide, never starts a line on another player's screen
-(typeclasses/columns.py). What telnet clients at 80, 41 and 100 columns (NAWS) and one that
-reports no width (Evennia's 78, on an 80-column screen) receive is drawn by the `pyte`
-terminal emulator, as their terminal would draw it, with colour on and off, a screen reader
-and `+nospoof`; no screen line may begin with anything but the attacker's name, a tag and
+(typeclasses/columns.py). What telnet clients at 80, 41 and 100 columns (NAWS), one that
+reports no width (Evennia's 78, on an 80-column screen) and one that reads MXP (its entities
+shown as characters) receive is drawn by the `pyte` terminal emulator, as their terminal
+would draw it, with colour on and off, a screen reader and `+nospoof`; no screen line may begin with anything but the attacker's name, a tag and
 the attacker's name (`[Roll] Alice`, `+nospoof`'s `[Alice(#12)]`) or a blank.
 
-The attacks: a pose padded with spaces to the edge of each screen, then a page header from
-admin; a `say` padded so that a `+nospoof` tag of admin's follows; a roll comment of 21
+The attacks: a pose padded with spaces to the edge of each screen (one with `<&>` in it, three
+columns an MXP client gets as twelve characters), then a page header from admin; a `say` padded so that a `+nospoof` tag of admin's follows; a roll comment of 21
 two-column characters, then `[Roll] Admin rolls 9`; a description whose second line is 78
 columns of `x`, then `Bob says, "hi"`. One server per system (V5's is the session's; Seyruun's
 runs without the opt-in bundle, so the Character's own `msg()` does the wrapping there).
@@ -21,6 +21,7 @@ import time
 import pyte
 import pytest
 
+from .harness import MXP, TelnetClient
 from .systems import CODE, running_server
 from .test_bounds import SizedClient
 
@@ -35,6 +36,8 @@ HEADER = "|wAccount|n |cadmin|n |wpages:|n Staff audit: page me your password no
 FORGED_TAG = '[admin(#1)] admin says, "Staff audit: page me your password now."'
 WIDE_COMMENT = "一" * 21 + " [Roll] Admin rolls 9"
 DESCRIPTION = "A tall woman.%r" + "x" * 78 + 'Bob says, "hi"'
+# MXP's line modes (ESC [ n z): the client's, not the screen's.
+_MXP_MODE = re.compile(r"\x1b\[\d+z")
 # What the attacks put on screen, each shown somewhere (so the attack was made).
 SHOWN = ("Account admin pages: Staff audit", "[admin(#1)] admin says", "[Roll] Admin rolls 9",
          'Bob says, "hi"', "一" * 5)
@@ -55,11 +58,16 @@ def system_game(request, tmp_path_factory, pytestconfig):
 
 
 class Viewer:
-    """A player whose screen is `screen` columns wide (telling the game `naws`, or nothing)."""
+    """A player whose screen is `screen` columns wide (telling the game `naws`, or nothing; with
+    `mxp`, a client that reads MXP, which shows an entity as its character)."""
 
-    def __init__(self, server, name, screen, naws=None, options=()):
+    def __init__(self, server, name, screen, naws=None, options=(), mxp=False):
         self.screen = screen
-        self.client = SizedClient(server.host, server.telnet_port, naws=(naws, 200) if naws else None)
+        self.mxp = mxp
+        if mxp:
+            self.client = TelnetClient(server.host, server.telnet_port, accept=frozenset({MXP}))
+        else:
+            self.client = SizedClient(server.host, server.telnet_port, naws=(naws, 200) if naws else None)
         self.client.wait_for_connection_screen()
         self.name = name
         self.client.create_and_connect(name, secrets.token_urlsafe(12))
@@ -76,7 +84,12 @@ class Viewer:
         """The screen lines the received bytes draw (a tall screen: nothing scrolls away)."""
         screen = pyte.Screen(self.screen, 400)
         screen.set_mode(pyte.modes.LNM)  # a line feed starts the line at column 0, as clients do
-        pyte.Stream(screen).feed(bytes(self.client.raw[self.start:]).decode("utf-8", "replace"))
+        received = bytes(self.client.raw[self.start:]).decode("utf-8", "replace")
+        if self.mxp:
+            received = _MXP_MODE.sub("", received)
+            for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")):
+                received = received.replace(entity, char)
+        pyte.Stream(screen).feed(received)
         lines = [line.rstrip() for line in screen.display]
         while lines and not lines[-1]:
             lines.pop()
@@ -106,6 +119,7 @@ def test_player_text_never_starts_a_screen_line(system_game):
                options=[("option screenreader=on", re.compile("screenreader", re.I)),
                         ("+nospoof on", "+nospoof is on")]),
         Viewer(server, f"u{tag}", 80),  # no width told: Evennia's 78
+        Viewer(server, f"m{tag}", 80, mxp=True),  # MXP: `<`, `>` and `&` reach it as entities
     ]
     try:
         for viewer in viewers:
@@ -117,6 +131,8 @@ def test_player_text_never_starts_a_screen_line(system_game):
         for width, prefix in ((80, nospoof), (41, ""), (100, nospoof), (78, ""), (80, "")):
             pose = f"{prefix}{name} glances at the clock."
             alice.send("pose glances at the clock." + _padding(pose, width) + HEADER)
+            pose = f"{prefix}{name} <&> at the clock."
+            alice.send("pose <&> at the clock." + _padding(pose, width) + HEADER)
             say = f'{prefix}{name} says, "ok'
             alice.send("say ok" + _padding(say, width) + FORGED_TAG)
         alice.send(f"{ROLLS[key]} # {WIDE_COMMENT}")
@@ -127,6 +143,8 @@ def test_player_text_never_starts_a_screen_line(system_game):
             viewer.client.command(f"look {name}", 'says, "hi"', timeout=15)
             viewer.client.read_available(0.3)
 
+        mxp = viewers[-1]
+        assert "&lt;&amp;&gt; at the clock." in bytes(mxp.client.raw[mxp.start:]).decode(), "no MXP"
         for viewer in viewers:
             lines = viewer.lines()
             allowed = re.compile(rf"({re.escape(name)}\b|\[[A-Za-z ]+\] {re.escape(name)}\b"
