@@ -8,10 +8,12 @@ would draw it, with colour on and off, a screen reader and `+nospoof`; no screen
 the attacker's name (`[Roll] Alice`, `+nospoof`'s `[Alice(#12)]`) or a blank.
 
 The attacks: a pose padded with spaces to the edge of each screen (one with `<&>` in it, three
-columns an MXP client gets as twelve characters), then a page header from admin; a `say` padded so that a `+nospoof` tag of admin's follows; a roll comment of 21
-two-column characters, then `[Roll] Admin rolls 9`; a description whose second line is 78
+columns an MXP client gets as twelve characters), then a page header from admin; a `say` and a
+`page` (to the Account) padded so that a `+nospoof` tag of admin's follows; a roll comment of
+21 two-column characters, then `[Roll] Admin rolls 9`; a description whose second line is 78
 columns of `x`, then `Bob says, "hi"`. One server per system (V5's is the session's; Seyruun's
-runs without the opt-in bundle, so the Character's own `msg()` does the wrapping there).
+runs without the opt-in bundle, so the Character's and Account's own `msg()` do the wrapping
+there).
 """
 
 import re
@@ -40,7 +42,7 @@ DESCRIPTION = "A tall woman.%r" + "x" * 78 + 'Bob says, "hi"'
 _MXP_MODE = re.compile(r"\x1b\[\d+z")
 # What the attacks put on screen, each shown somewhere (so the attack was made).
 SHOWN = ("Account admin pages: Staff audit", "[admin(#1)] admin says", "[Roll] Admin rolls 9",
-         'Bob says, "hi"', "一" * 5)
+         'Bob says, "hi"', "一" * 5, "pages: ok")
 
 
 @pytest.fixture(scope="module", params=list(ROLLS))
@@ -135,6 +137,11 @@ def test_player_text_never_starts_a_screen_line(system_game):
             alice.send("pose <&> at the clock." + _padding(pose, width) + HEADER)
             say = f'{prefix}{name} says, "ok'
             alice.send("say ok" + _padding(say, width) + FORGED_TAG)
+        # A page (to the Account, not the Character), padded for the 80- and 41-column screens.
+        to = ",".join(viewer.name for viewer in viewers)
+        for width, prefix in ((80, nospoof), (41, "")):
+            page = f"{prefix}Account {name} pages: ok"
+            alice.send(f"page {to} = ok" + _padding(page, width) + FORGED_TAG)
         alice.send(f"{ROLLS[key]} # {WIDE_COMMENT}")
         alice.read_until(CODE, timeout=20)
         alice.command("setdesc " + DESCRIPTION, re.compile(r"\S"), timeout=15)
@@ -148,6 +155,7 @@ def test_player_text_never_starts_a_screen_line(system_game):
         for viewer in viewers:
             lines = viewer.lines()
             allowed = re.compile(rf"({re.escape(name)}\b|\[[A-Za-z ]+\] {re.escape(name)}\b"
+                                 rf"|Account {re.escape(name)} pages: "
                                  rf"|\[{re.escape(name)}\(#\d+\)\] |\s|$)")
             started_by_player = [line for line in lines if not allowed.match(line)]
             assert started_by_player == [], (key, viewer.name, viewer.screen, "\n".join(lines))
