@@ -157,6 +157,7 @@ class ServerSession(BaseServerSession):
         super().data_out(**kwargs)
 
     def _cut(self, kwargs, log=False):
+        """`kwargs["text"]` bounded to one reply (`bounded_reply`); `log`: say so in the log."""
         text = kwargs.get("text")
         body = text[0] if isinstance(text, (tuple, list)) and text else text
         if isinstance(body, str):
