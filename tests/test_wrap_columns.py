@@ -321,3 +321,8 @@ class TestARollsLines(Scene, EvenniaCommandTest):
         assert max(visible_len(line) for line in lines) <= 41
         assert [line for line in lines[1:] if not line.startswith("  ")] == [], lines
         assert " ".join(" ".join(lines).split()).count("[Roll] Admin rolls 9") == 1
+
+
+def test_an_escaped_link_is_text_and_wrapped():
+    escaped = "||lchelp||ltx||le " + "word " * 10
+    assert wrapped(escaped, 20) == "||lchelp||ltx||le word\n  word word word\n  word word word\n  word word word"

@@ -57,10 +57,11 @@ from wcwidth import wcwidth
 from storyteller_dice.rules.display import (
     DEFAULT_WIDTH, MIN_WIDTH, fit_width, measure_columns, reported_number, shown_at, strip_markup, wrap,
 )
+from storyteller_dice.rules.display import _LINK, _tokens  # markup read as Evennia reads it
 
 #: The hanging indent of a continuation line, beyond the line's own leading spaces.
 INDENT = 2
-_LINKS = ("|lc", "|lu")
+_LINK_STARTS = ("|lc", "|lu")
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 
 
@@ -116,8 +117,15 @@ def _pieces(line):
     return pieces
 
 
+def _has_link(piece):
+    """Whether `piece` holds link markup Evennia reads as a link start (not an escaped `||lc`)."""
+    if "|l" not in piece:
+        return False
+    return any(kind == _LINK and source in _LINK_STARTS for kind, source, _ in _tokens(piece, links=True))
+
+
 def _wrapped_piece(piece, width, mxp):
-    if _fits(piece, width, mxp) or any(link in piece for link in _LINKS):
+    if _fits(piece, width, mxp) or _has_link(piece):
         return piece
     return "\n".join(wrap(piece, width, INDENT))
 
