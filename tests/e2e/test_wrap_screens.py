@@ -130,7 +130,7 @@ def test_player_text_never_starts_a_screen_line(system_game):
         seen = viewers[0].client.read_until(re.compile(r"\[" + name + r"\(#\d+\)\] "), timeout=15)
         nospoof = re.search(r"\[" + name + r"\(#\d+\)\] ", seen).group()
         # Each attack padded to the edge of each screen, as that screen shows the line.
-        for width, prefix in ((80, nospoof), (41, ""), (100, nospoof), (78, ""), (80, "")):
+        for width, prefix in ((80, nospoof), (41, ""), (100, nospoof), (78, "")):
             pose = f"{prefix}{name} glances at the clock."
             alice.send("pose glances at the clock." + _padding(pose, width) + HEADER)
             pose = f"{prefix}{name} <&> at the clock."
