@@ -44,10 +44,16 @@ What `escape` neutralises, by what Evennia's output side does with text (telnet:
 Width
 -----
 `visible_len` counts what Evennia's own stripping (`evennia.utils.ansi.strip_ansi`) leaves:
-colour codes count nothing, `||` and `{{` count one, `|/` two (it becomes CR LF), `|>` four,
-`|-` and `|_` one, an MXP link its shown text. **Ruling:** one column per code point, as
-Evennia's `ANSIString` and `EvTable` count (East Asian wide characters and combining marks are
-not measured apart).
+colour codes (and ANSI colour sequences already in the text) count nothing, `||` and `{{` count
+one, `|/` two (it becomes CR LF), `|>` four, `|-` and `|_` one, an MXP link its shown text.
+
+**The column seam.** How many terminal columns a shown character takes is not this module's
+to know (it is pure Python, and the answer is Unicode's East Asian Width and combining-mark
+tables): `measure_columns(measure)` sets the one measure `visible_len` and `wrap` use (a
+callable, shown text -> columns), and `wrap(..., columns=...)` takes one for a single call.
+Without one, a code point is one column, as Evennia's `ANSIString` and `EvTable` count. The
+game sets the terminal's measure (`typeclasses.columns`, with the wcwidth library: a wide
+character two columns, a combining mark or a zero-width character none) when it loads.
 
 `wrap(markup, width, indent)` fits a line to `width` visible columns:
 
@@ -305,6 +311,11 @@ def _tokens(markup, links=False):
                 i = found.end()
                 continue
             out.append((_TEXT, char, char))
+        elif char == "\033" and (found := _RAW_ANSI.match(markup, i)):
+            # A colour already turned into ANSI (an `ANSIString`, Evennia's tables) shows nothing.
+            out.append((_STYLE, found.group(), ""))
+            i = found.end()
+            continue
         elif char == "{" and markup[i:i + 2] == "{{":
             out.append((_TEXT, "{{", "{"))
             i += 2
@@ -402,9 +413,29 @@ def colour_only(markup, layout=" "):
     return "".join(out)
 
 
+def _one_per_code_point(shown):
+    return len(shown)
+
+
+_MEASURE = [_one_per_code_point]
+
+
+def measure_columns(measure=None):
+    """
+    Set how many terminal columns shown text takes (a callable, str -> int), for `visible_len`
+    and `wrap` (see "The column seam" in the module docstring); None: one per code point.
+    """
+    _MEASURE[0] = measure or _one_per_code_point
+
+
+def columns(shown):
+    """How many terminal columns `shown` (text as the screen shows it, no markup) takes."""
+    return _MEASURE[0](shown)
+
+
 def visible_len(markup):
     """How many columns the markup takes on screen (see "Width" in the module docstring)."""
-    return len(strip_markup(markup))
+    return columns(strip_markup(markup))
 
 
 # ---------------------------------------------------------------- wrapping
@@ -448,7 +479,7 @@ def _width(width):
     return max(int(width), MIN_WIDTH)
 
 
-def _atoms(tokens, start, end, glued):
+def _atoms(tokens, start, end, glued, measure):
     """
     The unsplittable pieces of a word (tokens[start:end]) as (source, width, styles) lists: a
     shown character with the style codes before it (codes after the last one join it), or a
@@ -466,7 +497,7 @@ def _atoms(tokens, start, end, glued):
         if i in glued:
             stop = glued[i]
             sources = [t[1] for t in tokens[i:stop]]
-            width = sum(len(t[2]) for t in tokens[i:stop])
+            width = sum(measure(t[2]) for t in tokens[i:stop])
             styles = [t[1] for t in tokens[i:stop] if t[0] == _STYLE]
             atoms.append(["".join(pending + sources), width, pending + styles])
             pending = []
@@ -475,7 +506,7 @@ def _atoms(tokens, start, end, glued):
         if source == "|":
             # A lone `|` shows as itself; doubled it stays so when a break puts `|n` after it.
             source = "||"
-        atoms.append(["".join(pending) + source, len(shown), pending])
+        atoms.append(["".join(pending) + source, measure(shown), pending])
         pending = []
         i += 1
     if pending:
@@ -519,6 +550,7 @@ def _words(tokens, start, glued):
     return words
 
 
+_RESETS = ("|n", "\033[0m")
 _SHORT_HEX = re.compile(r"(\|\[?#)([0-9a-fA-F])([0-9a-fA-F])([0-9a-fA-F])")
 
 
@@ -550,7 +582,7 @@ class _Lines:
 
     def add(self, text, size=0, styles=()):
         for style in styles:
-            self.active = [] if style == "|n" else self.active + [style]
+            self.active = [] if style in _RESETS else self.active + [style]
         self.parts.append(text)
         self.used += size
         if size:
@@ -572,9 +604,9 @@ class _Lines:
         return self.lines
 
 
-def _wrap_line(line, width, indent):
+def _wrap_line(line, width, indent, measure):
     tokens = _tokens(line)
-    if sum(len(t[2]) for t in tokens) <= width:
+    if sum(measure(t[2]) for t in tokens) <= width:
         return [line]  # a line that fits comes back untouched
     glued = _glued_spans(line, tokens)
     start = 0
@@ -585,7 +617,7 @@ def _wrap_line(line, width, indent):
     hang = " " * max(0, min(start + indent, width - 16))
     out = _Lines(lead, hang, width)
     for spaces, first, end in _words(tokens, start, glued):
-        atoms = _atoms(tokens, first, end, glued)
+        atoms = _atoms(tokens, first, end, glued, measure)
         size = sum(atom[1] for atom in atoms)
         gap = "" if out.at_break else spaces
         if out.fits(len(gap) + size):
@@ -609,7 +641,7 @@ def _wrap_line(line, width, indent):
     return out.done()
 
 
-def wrap(markup, width=80, indent=2):
+def wrap(markup, width=80, indent=2, columns=None):
     """
     A marked-up text as lines of at most `width` visible columns (see "Width" in the module
     docstring); each "\\n"-separated line is wrapped on its own.
@@ -619,14 +651,17 @@ def wrap(markup, width=80, indent=2):
         width (int): the screen's width in columns (None or 0: 80; at least 20).
         indent (int): the hanging indent of continuation lines, beyond the line's own
             leading spaces.
+        columns (callable, optional): shown text -> terminal columns, for this call (else
+            the measure `measure_columns` set: see "The column seam").
 
     Returns:
         list of str: the lines, without "\\n".
     """
     width = _width(width)
+    measure = columns or _MEASURE[0]
     lines = []
     for line in str(markup).split("\n"):
-        lines.extend(_wrap_line(line, width, indent))
+        lines.extend(_wrap_line(line, width, indent, measure))
     return lines
 
 

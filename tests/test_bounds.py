@@ -199,15 +199,23 @@ def test_a_reply_has_at_most_1000_lines():
     assert options == {"type": "look"}
 
 
-def test_a_reply_has_at_most_200000_characters():
+def _wide_session():
+    """A session on a 250-column screen: lines up to 250 columns reach it unwrapped."""
     session = _session()
-    session.data_out(text="|r" + "x" * 150_000 + "\n" + "y" * 100_000)
+    session.protocol_flags["SCREENWIDTH"] = {0: 250}
+    return session
+
+
+def test_a_reply_has_at_most_200000_characters():
+    session = _wide_session()
+    kept = "|r" + "\n".join(["x" * 250] * 600)
+    session.data_out(text=kept + "\n" + "y" * 100_000)
     text = session.sessionhandler.data_out.call_args.kwargs["text"]
-    assert text == "|r" + "x" * 150_000 + "\n|n(1 more line was not shown.)"
+    assert text == kept + "\n|n(1 more line was not shown.)"
 
 
 def test_a_normal_reply_is_untouched():
-    session = _session()
+    session = _wide_session()
     reply = "\n".join(["x" * 250] * 700)
     session.data_out(text=reply, prompt=">")
     assert session.sessionhandler.data_out.call_args.kwargs == {"text": reply, "prompt": ">"}

@@ -59,6 +59,11 @@ our own lines carry past it. It protects the host's own `say`, `pose`, `whisper`
   escaped as MXP wants it). `DiceCharacterMixin.msg()` does it for every message to a
   character; `DiceAccountMixin.msg()` (optional) for channels, `page` and the OOC screens.
   When a character has sessions with and without MXP, each gets its own `msg()`.
+- **Width:** `send_mxp_inert`, the way out of the Character's and the Account's `msg()`,
+  also wraps the text for each session at that session's width, in terminal columns
+  (typeclasses/columns.py, whose module says why: text that fills a screen line exactly
+  would otherwise put what follows it at column 0 of the next), before it escapes it for
+  MXP. Sessions that get the same text (same width, same MXP) share one `msg()` call.
 - **What it cannot reach:** Evennia's channels send to *Accounts* (`Account.channel_msg` ->
   `Account.msg`, straight to the sessions), and `page` too: no Character's `msg()` sees them.
   The optional `DiceChannelMixin` (typeclasses/channels.py) and the speech extras
@@ -73,6 +78,7 @@ from evennia.utils.utils import make_iter, to_str
 from storyteller_dice.rules.display import colour_only, escape, shown_at, strip_markup, without_control
 from storyteller_dice.rules.display import _STYLE, _tokens  # markup read as colour_only reads it
 
+from .columns import for_session, sends_raw, session_width
 from .inputfilter import clean_line
 from .names import shown_name
 from .speech_text import SYSTEM_TAGS, literal, mark_tags
@@ -224,26 +230,40 @@ def mxp_active(session, options=None):
     return bool((options or {}).get("mxp", flags.get("MXP", False)))
 
 
+def _delivery(session, options):
+    """What a session's copy of a message depends on: its width (None: sent raw, not
+    wrapped) and whether it parses MXP."""
+    width = None if sends_raw(session, options) else session_width(session)
+    return width, mxp_active(session, options)
+
+
 def send_mxp_inert(send, obj, text, session, kwargs):
     """
     `send(text=text, session=session, **kwargs)` (a `msg()` of `obj`'s parent class), the text
-    and prompt escaped for the sessions that parse MXP (`mxp_inert`); one call as before when
-    none of them does, or when all do.
+    wrapped at each session's width (typeclasses/columns.py) and, with the prompt, escaped for
+    the sessions that parse MXP (`mxp_inert`): one call as before when all the sessions get
+    the same, else one call for each group of sessions that do.
     """
     try:
         sessions = list(make_iter(session)) if session else list(obj.sessions.all())
     except AttributeError:
         sessions = []
-    mxp = [each for each in sessions if mxp_active(each, kwargs.get("options"))]
-    if not mxp:
+    if not sessions:
         send(text=text, session=session, **kwargs)
         return
-    others = [each for each in sessions if each not in mxp]
-    if others:
-        send(text=text, session=others, **kwargs)
-    if "prompt" in kwargs:
-        kwargs = {**kwargs, "prompt": mxp_inert(kwargs["prompt"])}
-    send(text=mxp_inert(text), session=mxp if others else session, **kwargs)
+    options = kwargs.get("options")
+    groups = {}
+    for each in sessions:
+        groups.setdefault(_delivery(each, options), []).append(each)
+    for (_, mxp), members in groups.items():
+        # Wrapped before it is escaped: the columns are the ones the client shows.
+        out = for_session(members[0], text, options)
+        extra = kwargs
+        if mxp:
+            out = mxp_inert(out)
+            if "prompt" in kwargs:
+                extra = {**kwargs, "prompt": mxp_inert(kwargs["prompt"])}
+        send(text=out, session=session if len(groups) == 1 else members, **extra)
 
 
 # ---------------------------------------------------------------- look

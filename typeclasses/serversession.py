@@ -44,6 +44,11 @@ through. `data_in` measures the line itself, for every protocol, and answers a l
 Evennia's `MAX_CHAR_LIMIT_WARNING`. (The Portal's `MAX_COMMAND_RATE`, 80 lines a second, let
 a burst of 60 through: taking turns, above, is what protects the others.)
 
+**Every line fits the screen.** What goes to the client is wrapped at the session's width
+first (`typeclasses.columns`: a line that fits is unchanged, a longer one broken with a
+hanging indent), so no line the game sends, Evennia's own included, runs past the screen and
+starts the next screen line at column 0.
+
 **One reply's size.** Whatever a command builds, one text sent to a client is at most
 `MAX_REPLY_LINES` lines and `MAX_REPLY_CHARS` characters (`bounded_reply`); the rest is cut
 at a line's end with a line saying how much was left out, and the cut is logged. The bounded
@@ -60,6 +65,8 @@ from evennia.server.serversession import ServerSession as BaseServerSession
 from evennia.utils import logger
 from twisted.internet import reactor
 
+from storyteller_dice.typeclasses.columns import for_session
+from storyteller_dice.typeclasses.incoming import mxp_active
 from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
 
 #: Lines a session may have waiting for their turn (the Portal already lets through at most
@@ -137,15 +144,28 @@ class ServerSession(BaseServerSession):
         self._bounded_flags = BoundedFlags(flags or {})
 
     def data_out(self, **kwargs):
-        """What goes to the client; a text longer than one reply may be is cut (see above)."""
+        """What goes to the client, wrapped at its width; a text longer than one reply may be
+        is cut (see above): before it is wrapped, so the wrapping's work is bounded, and after,
+        so the wrapped lines are bounded too."""
+        if "text" in kwargs:
+            options = kwargs.get("options")
+            self._cut(kwargs, log=True)
+            text = kwargs["text"]
+            kwargs["text"] = for_session(self, text, options, mxp=mxp_active(self, options))
+            if kwargs["text"] != text:  # wrapped: its lines are bounded again
+                self._cut(kwargs)
+        super().data_out(**kwargs)
+
+    def _cut(self, kwargs, log=False):
+        """`kwargs["text"]` bounded to one reply (`bounded_reply`); `log`: say so in the log."""
         text = kwargs.get("text")
         body = text[0] if isinstance(text, (tuple, list)) and text else text
         if isinstance(body, str):
             cut = bounded_reply(body)
             if cut is not None:
-                logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
+                if log:
+                    logger.log_warn(f"A reply of {len(body):,} characters to session {self.sessid} was cut.")
                 kwargs["text"] = (cut, *text[1:]) if isinstance(text, (tuple, list)) else cut
-        super().data_out(**kwargs)
 
     def data_in(self, **kwargs):
         """

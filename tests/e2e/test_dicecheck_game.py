@@ -77,8 +77,10 @@ def test_no_player_wounds_or_reads_another_without_their_answer(new_player):
                           "your check is rolled when they answer it")
     assert f"{bob.name}'s sheet is their player's" in asked
     told = bob.read_until(f"+roll/decline {alice.name}.", timeout=15)
-    assert (f"{alice.name} asks to roll against your sheet: +roll/private/damage 50d(1+):HAR {bob.name}\n"
-            f"  Let it roll with +roll/answer {alice.name}, or +roll/decline {alice.name}.") in told
+    # Its first line is wrapped at the screen's width: compared word for word, the second line apart.
+    assert (f"{alice.name} asks to roll against your sheet: +roll/private/damage 50d(1+):HAR {bob.name} "
+            f"Let it roll with +roll/answer {alice.name}, or +roll/decline {alice.name}.") in " ".join(told.split())
+    assert f"\n  Let it roll with +roll/answer {alice.name}, or +roll/decline {alice.name}." in told
     bob.command("+sheet", "1/10")
     # A second check while the first waits is refused, never put in its place.
     refused = alice.command(f"+roll Swords:EVA {bob.name}", "Usage:")

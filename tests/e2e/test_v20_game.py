@@ -99,7 +99,8 @@ def test_v20_private_challenge_survives_a_reload_and_reaches_the_two_only(new_pl
     superuser_client.send("@reload")
     superuser_client.read_until("Server restarted", timeout=120)
     pending = bruno.read_until("+contest/decline within", timeout=30)
-    assert f"{anna.name}'s challenge to you is still open: answer with +contest/answer" in pending
+    # Wrapped at the screen's width: compared word for word.
+    assert f"{anna.name}'s challenge to you is still open: answer with +contest/answer" in " ".join(pending.split())
 
     answer = bruno.command("+contest/answer 2 vs 7", "[code ")
     seen = anna.read_until("[code ", timeout=15)
