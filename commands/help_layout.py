@@ -6,13 +6,13 @@ every character showed, and its grid crops a topic that does not fit, cutting a 
 topic's `|lc...|lt...|le` in two: the player read `|lchelp the roll l[...]` and could click
 nothing. Help texts were written for 78 columns and were sent as they are. Here:
 
-- `session_width(session)`: the session's own width (NAWS, the web client's `screenwidth`),
-  80 when unknown, held to 20-250 as every width is (`rules.display.fit_width`).
+- `session_width(session)`: the session's own width, as every line sent to it is wrapped at
+  (`typeclasses.columns`: NAWS, the web client's `screenwidth`, 80 when unknown).
 - `wrap_text(markup, width)`: a help text at `width`. A line that fits is left as written; a
   longer one is broken between words with a hanging indent, and a run of prose lines (long
   lines at one indent) is filled again as one paragraph, so a narrow screen does not get a
-  ragged column. Columns are counted as the terminal draws them (`wcwidth`: a wide letter two,
-  a combining mark none), colour codes none.
+  ragged column. Columns are counted as the terminal draws them (`typeclasses.columns`, with
+  `wcwidth`: a wide letter two, a combining mark none), colour codes none.
 - `grid(items, width)`: topics in columns, as many as fit, each one whole.
 - `link(command, text)`: a clickable topic, or its plain text when it cannot fit a line.
 
@@ -31,9 +31,8 @@ client would break it anyway; a link's text counts as a word for this only once 
 
 import re
 
-from wcwidth import wcwidth
-
-from storyteller_dice.rules.display import fit_width, reported_number
+from storyteller_dice.typeclasses.columns import session_width  # noqa: F401 - help's width is every line's
+from storyteller_dice.typeclasses.columns import terminal_columns as columns
 
 DEFAULT_WIDTH = 80
 JOIN_AT = 48  # a line this wide (or wider) that goes on at the next line is prose, filled again
@@ -50,25 +49,6 @@ _STYLE = re.compile(
     r"|\|[nrgybmcwxRGYBMCWXhHuUiIsS*^]"
 )
 _LAYOUT = {"|-": "    ", "|>": "    ", "|_": " "}
-
-
-def session_width(session):
-    """The width help is laid out at for `session`: its reported width, 80 when unknown."""
-    flags = getattr(session, "protocol_flags", None) or {}
-    value = flags.get("SCREENWIDTH")
-    if isinstance(value, dict):
-        value = value.get(0)
-    number = reported_number(value)
-    return fit_width(number) if number else DEFAULT_WIDTH
-
-
-def columns(text):
-    """Columns plain text takes on a terminal (a character it cannot draw: one)."""
-    total = 0
-    for char in text:
-        drawn = wcwidth(char)
-        total += drawn if drawn >= 0 else 1
-    return total
 
 
 class Piece:

@@ -178,7 +178,9 @@ def test_a_grid_keeps_every_topic_whole():
     assert help_layout.grid(items, 41) == [items[0] + " " * 13 + items[1], items[2]]
 
 
-@pytest.mark.parametrize("flags,width", [({}, 80), ({"SCREENWIDTH": {0: 41}}, 41), ({"SCREENWIDTH": {0: 5}}, 20),
+# Help's width is the one every line sent to the session is wrapped at: a width below 20 is
+# not believed (80), as in typeclasses.columns.
+@pytest.mark.parametrize("flags,width", [({}, 80), ({"SCREENWIDTH": {0: 41}}, 41), ({"SCREENWIDTH": {0: 5}}, 80),
                                          ({"SCREENWIDTH": {0: 999}}, 250), ({"SCREENWIDTH": {0: "x"}}, 80)])
 def test_session_width(flags, width):
     class Session:
