@@ -67,7 +67,7 @@ class CmdSheet(DiceCommand):
 def how_to_set():
     """The line under an own sheet not yet approved: how to set it, in this game's keys (none
     where the game leaves +stat out)."""
-    stat, approve = keys.current_key("+stat"), keys.current_key("+approve")
+    stat, approve = keys.decide(CmdStat).key, keys.decide(CmdApprove).key
     if stat is None:
         return ""
     done = f" When it is done, staff {approve} it." if approve else ""

@@ -105,7 +105,7 @@ class TestSixthSystem(WordsChecks, EvenniaCommandTest):
             assert named(commands, command) or named(commands, command[1:]), commands
         assert "+roll/extended <pool> to <total>" in self.help("+roll", cmdset)
         assert "+odds/contest <your pool> vs <their pool>" in self.help("+odds", cmdset)
-        assert "the leader spends 1 Nerve a toss" in self.help("+teamwork", cmdset)
+        assert "the leader spends 1 Nerve a toss" in " ".join(self.help("+teamwork", cmdset).split())
 
     def test_its_help_entries_fit_one_page(self):
         from tests import test_help_entries as entries  # the checks every installed system's entries pass

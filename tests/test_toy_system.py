@@ -55,6 +55,8 @@ class TestToySystem(EvenniaCommandTest):
             " Luck            3",
             " Nerve           3",
             "==============================================================================",
+            "Set your traits with +stat <trait>=<value> (help +stat lists them). When it is",
+            "  done, staff +approve it.",
         ])
 
     def test_roll_with_a_trait(self):
