@@ -59,11 +59,12 @@ without letter case, as Evennia reads command names.
 
 import importlib
 import json
-import re
 import unicodedata
 from contextlib import contextmanager
 
-SETTING = "DICE_COMMAND_KEYS"
+from storyteller_dice.typeclasses import key_names
+
+SETTING = key_names.SETTING
 _PACKAGE = __name__.split(".")[0]  # storyteller_dice
 _OURS = _PACKAGE + "."
 HOST_CMDSETS = ("CMDSET_CHARACTER", "CMDSET_ACCOUNT", "CMDSET_SESSION", "CMDSET_UNLOGGEDIN")
@@ -150,41 +151,11 @@ def reset():
 # ---------------------------------------------------------------- the setting
 
 
-def _setting():
-    from django.conf import settings
-
-    return getattr(settings, SETTING, None) or {}
-
-
-def renames():
-    """{our key: new key or None} from DICE_COMMAND_KEYS, keys in lower case; entries that are
-    not a string naming a string or None are ignored (settings_problem() names them)."""
-    table = {}
-    setting = _setting()
-    if not isinstance(setting, dict):
-        return table
-    for old, new in setting.items():
-        if isinstance(old, str) and (new is None or isinstance(new, str)):
-            table[old.strip().lower()] = None if new is None else new.strip().lower()
-    return table
-
-
-def _new_keys(table):
-    """{old: new} of the renames alone (what text is rewritten by)."""
-    return {old: new for old, new in table.items() if new and new != old}
-
-
-_WORD = r"(?<![\w+@&-]){}(?![\w-])"
-
-
-def rewrite(text, table=None):
-    """`text` with each old key of `table` ({old: new}, DICE_COMMAND_KEYS' renames by default)
-    that stands as a whole word replaced by its new key, in one pass (a swap stays a swap)."""
-    table = _new_keys(renames() if table is None else table)
-    if not text or not table:
-        return text
-    pattern = "|".join(_WORD.format(re.escape(old)) for old in sorted(table, key=len, reverse=True))
-    return re.sub(pattern, lambda found: table[found.group(0).lower()], text, flags=re.IGNORECASE)
+# The reading of the setting is shared with what sits below the commands (the welcome screen,
+# the web pages): `typeclasses.key_names`.
+renames = key_names.renames
+rewrite = key_names.rewrite
+_new_keys = key_names.new_keys
 
 
 # ---------------------------------------------------------------- deciding

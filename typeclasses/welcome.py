@@ -16,7 +16,6 @@ would name a command the game left out is not shown (no "+stat" where there is n
 It sits with the typeclasses, below the commands, because the web pages use it too.
 """
 
-import re
 import textwrap
 
 from django.conf import settings
@@ -25,6 +24,7 @@ from evennia.utils.utils import get_evennia_version
 from storyteller_dice.rules import systems
 from storyteller_dice.rules.display import escape
 
+from . import key_names
 from .names import ACCOUNT_RULE
 from .system import dice_system
 
@@ -35,33 +35,8 @@ SCREEN_WIDTH = 62  # the rule's width: the screen's lines fit between its ends
 _EVENNIA_LIMBO_STARTS = ("Welcome to your new |wEvennia|n-based game", "Welcome to your new Evennia")
 
 
-_WORD = r"(?<![\w+@&-]){}(?![\w-])"  # a key as a whole word (commands/keys.py's rule)
-
-
-def _renames():
-    """{our key: new key or None} from DICE_COMMAND_KEYS, keys in lower case."""
-    table = getattr(settings, "DICE_COMMAND_KEYS", None) or {}
-    if not isinstance(table, dict):
-        return {}
-    return {old.strip().lower(): (None if new is None else new.strip().lower())
-            for old, new in table.items() if isinstance(old, str) and (new is None or isinstance(new, str))}
-
-
-def command_key(key):
-    """The key our command `key` ("+stat") answers to in this game, or None: left out."""
-    key = key.lower()
-    table = _renames()
-    return table[key] if key in table else key
-
-
-def renamed(text):
-    """`text` with every renamed key of ours (a whole word: `+roll/verify`, not `+rolls`)
-    written as the game names it."""
-    table = {old: new for old, new in _renames().items() if new and new != old}
-    if not table or not text:
-        return text
-    pattern = "|".join(_WORD.format(re.escape(old)) for old in sorted(table, key=len, reverse=True))
-    return re.sub(pattern, lambda found: table[found.group(0).lower()], text, flags=re.IGNORECASE)
+command_key = key_names.command_key
+renamed = key_names.rewrite
 
 
 def slogan(system=None):
