@@ -9,7 +9,9 @@ the rest and says which sessions are panel sessions).
 - `actions`: what the system's wing offers now (V5: the Willpower reroll in its window).
 - `announced(receivers)`: after a roll is shown, each receiver's panel gets it: it listens to
   `commands.events.ROLL_SHOWN`, which `dice_base.announce` sends (the panel reads the stored
-  entry, never the roll's text).
+  entry, never the roll's text), with its `card`: each side's dice groups, every die's face and
+  marks, the score and the outcome, as stored (`card_of`), which the web client draws under the
+  roll's line (the line stays the record, and what a screen reader reads).
 
 Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
 types, so a roll from the panel is the same roll, to the same audience. The line starts with the
@@ -19,6 +21,7 @@ with their commands' keys in this game too, and an action whose command is left 
 """
 
 from storyteller_dice.rolllog import api
+from storyteller_dice.rules.engine import RollView
 from storyteller_dice.rules.display import odds_cells, without_control
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import panel
@@ -92,6 +95,34 @@ def roll_item(entry):
             "target": entry.target, "summary": entry.summary, "kind": entry.kind}
 
 
+MAX_CARD_DICE = 100  # dice drawn per group of a card (a pool is bounded well below)
+
+
+def card_of(entry):
+    """
+    The stored roll as the web client draws its card: one side per roller (a contest's or a
+    teamwork's `sides`, else the roll's own `view`), each [{"label", "groups": [{"label",
+    "dice": [[face, [marks]]]}], "score", "outcome": {"key", "label", "tone"}, "notes"}]. Only
+    what the roll log stored: never the line's text, nothing a player typed but a side's label
+    (a name), which the client puts in the page as text.
+    """
+    sides = [(side.get("label", ""), side.get("view")) for side in (entry.sides or [])
+             if isinstance(side, dict) and side.get("view")]
+    if not sides and entry.view:
+        sides = [("", entry.view)]
+    return [card_side(label, RollView.from_dict(view)) for label, view in sides]
+
+
+def card_side(label, view):
+    return {"label": str(label),
+            "groups": [{"label": str(group.label),
+                        "dice": [[die.face, sorted(die.marks)] for die in group.dice[:MAX_CARD_DICE]]}
+                       for group in view.groups],
+            "score": view.score_text,
+            "outcome": {"key": view.outcome.key, "label": view.outcome.label, "tone": view.outcome.tone},
+            "notes": [str(note) for note in view.notes]}
+
+
 def recent_rolls(character):
     """The newest rolls made in the character's room that its player may see, oldest first."""
     if character.location is None:
@@ -113,7 +144,7 @@ def announced(receivers):
     for receiver in receivers:
         sessions = panel.panel_sessions(receiver) if hasattr(receiver, "sessions") else []
         if sessions:
-            item = item or roll_item(entry)
+            item = item or {**roll_item(entry), "card": card_of(entry)}
             panel.send(sessions, roll=item)
 
 

@@ -199,3 +199,141 @@ class TestLeavingTheCharacter(PanelTest):
         assert got == [{"cleared": True}]
         assert self.panel_messages(lambda: self.char2.at_post_unpuppet(account=self.account2, session=self.telnet),
                                    self.telnet) == []
+
+
+class TestEverySheetChange(PanelTest):
+    """The panel follows every write of the sheet, whoever makes it: char2 plays on a panel,
+    char1 (staff) changes char2's sheet as from telnet."""
+
+    def setUp(self):
+        super().setUp()
+        self.telnet.protocol_key = "websocket"
+        self.player = self.telnet
+        self.hello(self.player)
+        self.char2.set_trait("athletics", 1)
+
+    def sheets(self, call):
+        return [message["sheet"] for message in self.panel_messages(call, self.player) if "sheet" in message]
+
+    def test_a_staff_specialty_change_reaches_the_players_panel(self):
+        from storyteller_dice.commands.sheet import CmdStat
+
+        got = self.sheets(lambda: self.call(CmdStat(), "Char2/spec athletics=Climbing", caller=self.char1))
+        assert len(got) == 1
+        assert got[0]["specialties"] == [["athletics", "Climbing"]]
+        assert ["line", "Specialties", "Athletics (Climbing)"] in [
+            [s["kind"], s["title"], s["text"]] for s in got[0]["sections"]]
+        got = self.sheets(lambda: self.call(CmdStat(), "/remove Char2/spec athletics=Climbing", caller=self.char1))
+        assert got[0]["specialties"] == []
+        # the staff member's own panel (char1's web session) is not told of char2's sheet
+        assert self.panel_messages(lambda: self.call(CmdStat(), "Char2/spec athletics=Running", caller=self.char1)) == []
+
+    def test_approval_reaches_the_panel(self):
+        from storyteller_dice.commands.sheet import CmdApprove
+
+        assert self.sheets(lambda: None) == []
+        got = self.sheets(lambda: self.call(CmdApprove(), "Char2", caller=self.char1, cmdstring="+approve"))
+        assert [sheet["approved"] for sheet in got] == [True]
+        got = self.sheets(lambda: self.call(CmdApprove(), "Char2", caller=self.char1, cmdstring="+unapprove"))
+        assert [sheet["approved"] for sheet in got] == [False]
+
+    def test_a_flag_reaches_the_panel(self):
+        got = self.sheets(lambda: self.char2.set_flag("frenzy", True))
+        hunger = [s["text"] for s in got[0]["sections"] if s["title"] == "Hunger"]
+        assert hunger == ["1   Humanity 7 (Stains 0)   Blood Potency 1   IN FRENZY"]
+
+    def test_a_value_sends_the_sheet_and_its_boxes_once(self):
+        got = self.sent(lambda: self.char2.set_trait("health superficial", 2), self.player)
+        assert [name for name, _ in got] == ["dice_panel", "char_vitals"]
+        assert got[1][1]["health"] == {"current": 2, "max": 4, "superficial": 2, "aggravated": 0}
+
+    def test_impaired_is_flagged(self):
+        """V5: Impaired while Stains overflow Humanity (the rule its rolls apply)."""
+        got = self.sheets(lambda: self.char2.set_trait("stains", 4))
+        assert got[0]["impaired"] is True
+        got = self.sheets(lambda: self.char2.set_trait("stains", 0))
+        assert got[0]["impaired"] is False
+
+    def test_the_event_names_the_change(self):
+        from storyteller_dice.typeclasses.sheet_events import SHEET_CHANGED
+
+        heard = []
+
+        def listener(sender, character=None, what=None, **kwargs):
+            heard.append((character.key, what))
+
+        SHEET_CHANGED.connect(listener, weak=False, dispatch_uid="test listener")
+        self.addCleanup(SHEET_CHANGED.disconnect, dispatch_uid="test listener")
+        self.char2.set_trait("hunger", 2)
+        self.char2.add_specialty("athletics", "Climbing")
+        self.char2.approved = True
+        self.char2.set_flag("frenzy", False)
+        assert heard == [("Char2", "values"), ("Char2", "specialties"), ("Char2", "approved"), ("Char2", "flags")]
+
+    def test_nothing_is_computed_for_a_character_without_a_panel(self):
+        from unittest.mock import patch
+
+        with patch.object(panel, "sheet_message", side_effect=AssertionError("computed")):
+            self.char1.set_trait("hunger", 3)  # char1's web session never said hello
+
+
+class TestOffersOnlyWhatWorks(PanelTest):
+    def actions(self):
+        return self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True))
+
+    def test_no_reroll_offered_after_a_win(self):
+        from storyteller_dice.commands.rolls import CmdCheck
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([7, 2, 3, 4, 5, 6, 8, 9])):
+            self.call(CmdCheck(), "8 vs 1", caller=self.char1)
+        assert self.actions() == [{"actions": []}]
+        # ... and +willpower refuses it, spending nothing: the very rule the panel asked
+        out = self.call(CmdWillpower(), "", caller=self.char1)
+        assert out.startswith("No reroll raises the chance to win"), out
+
+    def test_the_offer_goes_once_used(self):
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([1, 2, 3])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)
+        assert self.actions() == [{"actions": [{"label": "Reroll with Willpower", "command": "+willpower",
+                                                "seconds": self.actions()[0]["actions"][0]["seconds"]}]}]
+        with seeded(FixedFaces([1, 2, 3])):
+            self.call(CmdWillpower(), "", caller=self.char1)
+        assert self.actions() == [{"actions": []}]
+
+
+class TestCards(PanelTest):
+    def test_a_roll_comes_with_its_card(self):
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        with seeded(FixedFaces([10, 6, 2, 10, 1])):
+            got = self.panel_messages(lambda: self.call(CmdRoll(), "dex+athletics vs 3", caller=self.char1))
+        item = got[0]["roll"]
+        assert item["card"] == [{
+            "label": "",
+            "groups": [{"label": "Dice", "dice": [[10, ["success", "ten"]], [6, ["success"]], [2, ["fail"]]]},
+                       {"label": "Hunger", "dice": [[10, ["hunger", "success", "ten"]], [1, ["hunger", "one"]]]}],
+            "score": "5 successes",
+            "outcome": {"key": "messy_critical", "label": "messy critical", "tone": "mixed"},
+            "notes": ["margin +2, solid success"]}]
+        assert set(item) == {"code", "who", "pool", "target", "summary", "kind", "card"}
+
+    def test_a_contest_card_has_both_sides(self):
+        from storyteller_dice.commands.rolllog import CmdRolls  # noqa: F401 - the commands loaded
+        from storyteller_dice.rolllog.models import RollEntry
+        from storyteller_dice.commands.panel import card_of
+
+        view = {"system": "v5", "pool": "3 dice", "target": "", "score": 1, "noun": ["success", "successes"],
+                "groups": [{"label": "Dice", "sides": 10, "dice": [[7, ["success"]], [2, ["fail"]]]}],
+                "outcome": {"key": "success", "label": "success", "tone": "good"}, "notes": []}
+        entry = RollEntry(code="ABCDEFGH", sides=[{"label": "<b>Ann</b>", "view": view}, {"label": "Bo", "view": view}])
+        cards = card_of(entry)
+        assert [side["label"] for side in cards] == ["<b>Ann</b>", "Bo"]  # text, drawn as text
+        assert cards[0]["score"] == "1 success"

@@ -19,6 +19,8 @@ import re
 from evennia.utils import logger
 from evennia.utils.utils import make_iter
 
+from .sheet_events import SHEET_CHANGED
+
 # The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
 # protocol says "webclient/websocket", the name earlier versions synced).
 WEB_PROTOCOLS = ("websocket", "webclient/websocket")
@@ -88,14 +90,22 @@ def sheet_message(character):
     system = character.dice_system()
     joiner, hint = target_syntax(system)
     sections = []
-    for part in character.sheet.layout(character.sheet_values, character.specialties):
+    specialties = character.specialties
+    for part in character.sheet_layout():
         sections.append({"kind": part.kind, "title": str(part.title), "text": str(part.text),
                          "boxes": str(part.boxes),
                          "rows": [[str(group), [[str(label), value] for label, value in traits]]
                                   for group, traits in part.rows]})
     return {"system": system.key, "title": system.title, "name": character.key,
             "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections,
-            "keys": current_keys()}
+            "specialties": [[str(trait), str(name)] for trait, names in specialties.items() for name in names],
+            "approved": bool(character.approved), "impaired": impaired(character), "keys": current_keys()}
+
+
+def impaired(character):
+    """Whether the system counts the character Impaired now (V5: a track full, or Stains past
+    Humanity), as its rolls do (`Roller.state`); False where the system has no such state."""
+    return bool(character.roller().state.get("impaired"))
 
 
 def send_sheet(character, session=None):
@@ -129,3 +139,13 @@ def receive(session, kwargs):
         _HANDLER[0](session, character, kwargs)
     except Exception:  # noqa: BLE001 - a panel request is no command: never a traceback to the player
         logger.log_trace(f"dice panel request from {character}")
+
+
+def _sheet_changed(sender, character=None, **kwargs):
+    """`SHEET_CHANGED`: the character's panels show the sheet as it is now (nothing is sent, and
+    nothing computed, for a character with no panel session)."""
+    if character is not None:
+        send_sheet(character)
+
+
+SHEET_CHANGED.connect(_sheet_changed, dispatch_uid="storyteller_dice_panel_sheet", weak=False)
