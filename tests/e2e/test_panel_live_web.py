@@ -41,6 +41,9 @@ def inert_before_login(page, game_server, size):
     assert notice.inner_text() == "Log in and play a character to roll from this panel."
     for control in ("button.dp-roll", "#dp-pool", "button.dp-trait", "button.dp-action", "button.dp-code"):
         assert not page.locator(f".dice-panel {control}").first.is_visible(), control
+    if size == PHONE:  # under the output, it keeps only the room of its line
+        page.wait_for_timeout(300)
+        assert page.locator(".dice-panel").bounding_box()["height"] <= 120, page.locator(".dice-panel").bounding_box()
 
 
 def log_in(page, name, password, trait):

@@ -152,19 +152,25 @@ let dice_panel = (function () {
 
     // A collapsed panel gives its room back to the other panes (its header stays); opened
     // again, it takes the share it had.
-    function fitLayout(open) {
+    // `keepHigh`: the pixels kept under the output (64: the header; more for the line that
+    // says to log in); `columnOnly`: leave a panel beside the output as it is.
+    function fitLayout(open, keepHigh, columnOnly) {
         var slot = glItem;
         while (slot && slot.parent && slot.parent.type !== "row" && slot.parent.type !== "column") { slot = slot.parent; }
         if (!slot || !slot.parent || !slot.parent.element) { return; }
         var parent = slot.parent;
         var dimension = parent.type === "column" ? "height" : "width";
+        if (columnOnly && dimension !== "height") { return; }
         try {
             if (!open) {
-                state.openShare = slot.config[dimension];
+                // hidden while inert (or the other way round): the share to go back to is kept
+                if (!state.shrunk) { state.openShare = slot.config[dimension]; }
+                state.shrunk = true;
                 var whole = dimension === "height" ? parent.element.height() : parent.element.width();
-                var keep = (dimension === "height" ? 64 : 140) / Math.max(whole, 1) * 100;
+                var keep = (dimension === "height" ? keepHigh || 64 : 140) / Math.max(whole, 1) * 100;
                 share(parent, dimension, Math.min(state.openShare || 100, keep));
             } else {
+                state.shrunk = false;
                 share(parent, dimension, state.openShare || (dimension === "height" ? 45 : 25));
             }
         } catch (err) { /* a layout the user rearranged: the body is hidden all the same */ }
@@ -188,6 +194,7 @@ let dice_panel = (function () {
         // Inert until a character is played: nothing to click that would only be refused.
         parts.live.hidden = !sheet;
         parts.notice.hidden = !!sheet;
+        inertRoom();
         if (!sheet) { return; }
         parts.joiner.textContent = sheet.joiner.trim() || sheet.joiner || "target";
         var hint = String(sheet.hint || "").replace(/[<>]/g, "");
@@ -240,6 +247,17 @@ let dice_panel = (function () {
                 parts.sheet.appendChild(line);
             }
         });
+    }
+
+    // Under the output (a phone), an inert panel keeps only the room of its line; it takes its
+    // share back when a character is played.
+    var INERT_HIGH = 110;
+    function inertRoom() {
+        var inert = !state.sheet;
+        if (inert === state.inert) { return; }
+        var first = state.inert === undefined;
+        state.inert = inert;
+        if (body && !body.hidden && !(first && !inert)) { fitLayout(!inert, INERT_HIGH, true); }
     }
 
     function addTrait(name, specialty) {
@@ -536,11 +554,15 @@ let dice_panel = (function () {
         holds = holds || holdsPanel;
         var others = parent.contentItems.filter(function (item) { return !holds(item); });
         var total = others.reduce(function (sum, item) { return sum + (item.config[dimension] || 0); }, 0) || 1;
+        // output read to its end stays at its end when its pane changes size
+        var pane = document.getElementById("messagewindow");
+        var atEnd = pane && pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
         parent.contentItems.forEach(function (item) {
             item.config[dimension] = holds(item) ? percent
                 : (item.config[dimension] || 0) / total * (100 - percent);
         });
         parent.callDownwards("setSize");
+        if (atEnd) { pane.scrollTop = pane.scrollHeight; }
     }
 
     // ------------------------------------------------------------ the input line on a phone
@@ -612,6 +634,7 @@ let dice_panel = (function () {
             var index = column.contentItems.length > 1 ? column.contentItems.length - 1 : column.contentItems.length;
             column.addChild(config, index);
             share(column, "height", narrow ? 58 : 45);
+            if (!state.sheet) { state.inert = undefined; state.shrunk = false; inertRoom(); }
             if (narrow) { setTimeout(fitInput, 0); }
         } else if (layout.root.contentItems.length) {
             layout.root.contentItems[0].addChild(config);
