@@ -255,7 +255,7 @@ class TestEverySheetChange(PanelTest):
         assert got[0]["impaired"] is False
 
     def test_the_event_names_the_change(self):
-        from storyteller_dice.typeclasses.sheet_events import SHEET_CHANGED
+        from storyteller_dice.typeclasses.events import SHEET_CHANGED
 
         heard = []
 
@@ -337,3 +337,79 @@ class TestCards(PanelTest):
         cards = card_of(entry)
         assert [side["label"] for side in cards] == ["<b>Ann</b>", "Bo"]  # text, drawn as text
         assert cards[0]["score"] == "1 success"
+
+
+class TestContestOffers(PanelTest):
+    """A challenge to a panel's character offers Answer (with the panel's pool) and Decline; the
+    challenger's panel offers Withdraw; both go when it is over."""
+
+    def setUp(self):
+        super().setUp()
+        self.telnet.protocol_key = "websocket"
+        self.hello()
+        self.hello(self.telnet)
+
+    def offers(self, call, session):
+        found = [message["actions"] for message in self.panel_messages(call, session) if "actions" in message]
+        return [[(action["label"], action["command"], action.get("pool", False)) for action in actions]
+                for actions in found]
+
+    def test_answer_decline_and_withdraw(self):
+        from storyteller_dice.commands.v5.contest import CmdContest
+
+        import evennia
+
+        evennia.SESSION_HANDLER.data_out.reset_mock()
+        self.call(CmdContest(), "composure+resolve vs Char", caller=self.char2)
+        told = {}
+        for each in evennia.SESSION_HANDLER.data_out.call_args_list:
+            if "dice_panel" in each.kwargs and "actions" in each.kwargs["dice_panel"][1]:
+                told.setdefault(each.args[0].sessid, []).append(each.kwargs["dice_panel"][1]["actions"])
+        mine, theirs = told[self.web.sessid][-1], told[self.telnet.sessid][-1]
+        assert [(a["label"], a["command"], a.get("pool", False)) for a in mine] == [
+            ("Answer Char2's challenge", "+contest/answer", True),
+            ("Decline Char2's challenge", "+contest/decline", False)]
+        assert 0 < mine[0]["seconds"] <= 300
+        assert [(a["label"], a["command"]) for a in theirs] == [("Withdraw the challenge to Char", "+contest/cancel")]
+        assert self.offers(lambda: self.call(CmdContest(), "/decline", caller=self.char1), self.web) == [[]]
+
+    def test_nothing_offered_to_a_telnet_side(self):
+        from storyteller_dice.commands.v5.contest import CmdContest
+
+        self.telnet.protocol_key = "telnet"
+        assert self.offers(lambda: self.call(CmdContest(), "composure vs Char", caller=self.char2), self.telnet) == []
+
+
+class TestTools(PanelTest):
+    def tools(self, session=None):
+        return [(tool["label"], tool["command"], tool.get("target", False))
+                for tool in self.hello(session)[0][1][1]["sheet"]["tools"]]
+
+    def test_v5_rouse_remorse_when_due_and_frenzy(self):
+        assert self.tools() == [("Rouse check", "+rouse", False), ("Frenzy test", "+frenzy", True)]
+        self.char1.set_trait("stains", 2)
+        assert self.tools() == [("Rouse check", "+rouse", False), ("Remorse test", "+remorse", False),
+                                ("Frenzy test", "+frenzy", True)]
+
+    def test_a_command_left_out_or_locked_is_not_offered(self):
+        from django.test import override_settings
+
+        from storyteller_dice.commands.v5.hunger import CmdRouse
+
+        with override_settings(DICE_COMMAND_KEYS={"+rouse": "+vrouse"}):
+            assert self.tools()[0] == ("Rouse check", "+vrouse", False)
+        with override_settings(DICE_COMMAND_KEYS={"+rouse": None}):
+            assert [label for label, _, _ in self.tools()] == ["Frenzy test"]
+        # Char2, a player, and a +rouse only staff may use
+        locked = CmdRouse.lock_storage  # the lock string Evennia read from `locks`
+        CmdRouse.lock_storage = "cmd:perm(Developer)"
+        self.addCleanup(setattr, CmdRouse, "lock_storage", locked)
+        self.telnet.protocol_key = "websocket"
+        assert [label for label, _, _ in self.tools(self.telnet)] == ["Frenzy test"]
+        assert [label for label, _, _ in self.tools()] == ["Rouse check", "Frenzy test"]  # staff
+
+    def test_v20_has_none(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="v20"):
+            assert self.tools() == []

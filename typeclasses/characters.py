@@ -30,7 +30,7 @@ from . import panel
 from .incoming import incoming, look_text, names_in_view, ours, send_mxp_inert
 from .names import name_problem, shown_name
 from .nospoof import tag_message
-from .sheet_events import sheet_changed
+from .events import sheet_changed
 from .stored import replace_value
 from .system import dice_system as configured_system
 from .speech_text import description_text

@@ -19,7 +19,7 @@ import re
 from evennia.utils import logger
 from evennia.utils.utils import make_iter
 
-from .sheet_events import SHEET_CHANGED
+from .events import SHEET_CHANGED
 
 # The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
 # protocol says "webclient/websocket", the name earlier versions synced).
@@ -31,6 +31,8 @@ _HANDLER = []  # the commands' handler: callable(session, character, kwargs)
 # The commands' current keys: callable() -> {our key: the key it answers to now, or None}.
 _KEYS = []
 DEFAULT_KEYS = {"+roll": "+roll"}
+# The system's own roll buttons: callable(character) -> [{"label", "command", "target"?}].
+_TOOLS = []
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
 _TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\))?)")
@@ -45,6 +47,23 @@ def register_keys(provider):
     """What tells the panel the keys of the commands it sends (`DICE_COMMAND_KEYS` may rename
     them): callable() -> {"+roll": "+droll"}; one, registering again replaces it."""
     _KEYS[:] = [provider]
+
+
+def register_tools(provider):
+    """What tells the panel the buttons of a system's own rolls (V5: Rouse, Remorse, Frenzy),
+    sent with the sheet: callable(character) -> list; one, registering again replaces it."""
+    _TOOLS[:] = [provider]
+
+
+def current_tools(character):
+    """The system's roll buttons for `character` ([] when none are registered)."""
+    if not _TOOLS:
+        return []
+    try:
+        return list(_TOOLS[0](character))
+    except Exception:  # noqa: BLE001 - the panel must never stop a sheet change or a login
+        logger.log_trace("dice panel tools")
+        return []
 
 
 def current_keys():
@@ -99,7 +118,8 @@ def sheet_message(character):
     return {"system": system.key, "title": system.title, "name": character.key,
             "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections,
             "specialties": [[str(trait), str(name)] for trait, names in specialties.items() for name in names],
-            "approved": bool(character.approved), "impaired": impaired(character), "keys": current_keys()}
+            "approved": bool(character.approved), "impaired": impaired(character),
+            "tools": current_tools(character), "keys": current_keys()}
 
 
 def impaired(character):

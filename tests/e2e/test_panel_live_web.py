@@ -239,3 +239,56 @@ def test_v5_phone_layout(game_server, new_player, page):
     assert sideways <= 390, (sideways, got)
     shoot(page, "panel-v5-390-card")
     assert page.errors == [], page.errors
+
+
+def test_v5_contest_and_own_rolls(game_server, new_player, superuser_client, page):
+    """A challenge from a telnet player: Answer (with the pool built) and Decline on the
+    panel; V5's Rouse, Remorse (while due) and Frenzy buttons, each the command's line."""
+    name, password = a_player(new_player)
+    rival = new_player()
+    inert_before_login(page, game_server, DESKTOP)
+    log_in(page, name, password, "wits")
+    answer = page.locator('button.dp-action[data-command="+contest/answer"]')
+    decline = page.locator('button.dp-action[data-command="+contest/decline"]')
+    assert answer.count() == 0
+
+    rival.command(f"+contest composure vs {name}", "answers with")
+    answer.wait_for()
+    assert answer.inner_text().startswith(f"Answer {rival.name}'s challenge ("), answer.inner_text()
+    assert decline.is_visible()
+    answer.click()  # no pool yet: it says what to do, and sends nothing
+    page.wait_for_selector(".dp-odds .dp-error:text-is(\"Build your pool (click traits), then Answer "
+                           f"{rival.name}'s challenge.\")")
+    page.locator('button.dp-trait[data-trait="wits"]').click()
+    answer.click()
+    rival.read_until(re.compile(r"\[Contest\][^\n]*" + re.escape(name)), timeout=20)
+    answer.wait_for(state="detached")
+    assert decline.count() == 0
+    page.locator("#messagewindow .dp-card .dp-card-label").first.wait_for()
+    assert set(page.locator("#messagewindow .dp-card").last.locator(".dp-card-label").all_inner_texts()) \
+        >= {rival.name}
+    shoot(page, "panel-v5-1366-contest")
+
+    rival.command(f"+contest composure vs {name}", "answers with")
+    decline.wait_for()
+    decline.click()
+    rival.read_until(f"{name} declines {rival.name}'s challenge")
+    decline.wait_for(state="detached")
+    assert answer.count() == 0
+
+    # V5's own rolls: Rouse and Frenzy always; Remorse while Stains call for it
+    rouse = page.locator('button.dp-tool[data-command="+rouse"]')
+    remorse = page.locator('button.dp-tool[data-command="+remorse"]')
+    assert rouse.is_visible() and remorse.count() == 0
+    rouse.click()
+    wait_for_text(page, rf"\[Rouse\] {name}")
+    superuser_client.command(f"+stat {name}/stains=2", "is now 2")
+    remorse.wait_for()
+    remorse.click()
+    wait_for_text(page, rf"\[Remorse\] {name}")
+    remorse.wait_for(state="detached")  # the test cleared the Stains
+    page.locator("#dp-target").fill("3")
+    page.locator('button.dp-tool[data-command="+frenzy"]').click()
+    wait_for_text(page, rf"\[Frenzy\] {name}[^\n]*")
+    shoot(page, "panel-v5-1366-tools")
+    assert page.errors == [], page.errors

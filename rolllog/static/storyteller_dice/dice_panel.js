@@ -6,7 +6,8 @@
  *   dice_panel {odds: ...}     the exact odds of the pool being built, as +odds gives them
  *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown,
  *                              with its `card` (the stored dice), drawn under its line in the output
- *   dice_panel {actions: [...]} what the system offers now (V5: the Willpower reroll)
+ *   dice_panel {actions: [...]} what the game offers now (V5: the Willpower reroll; a contest
+ *                              waiting: Answer, with the pool built here, Decline, Withdraw)
  *   dice_panel {cleared: true} the player left the character (ooc): no sheet until the next puppet
  *   char_vitals {...}          the trackers, the same gauges GMCP clients get
  * It asks with the inputfunc `dice_panel` ({hello}, {odds: "<pool> vs <n>"}, {actions}), and
@@ -94,6 +95,8 @@ let dice_panel = (function () {
         body.appendChild(parts.live);
         parts.actions = el("div", {className: "dp-actions", "aria-live": "polite"});
         parts.live.appendChild(parts.actions);
+        // the system's own rolls (V5: Rouse, Remorse, Frenzy), from the sheet message
+        parts.tools = el("div", {className: "dp-tools", role: "group", "aria-label": "Other rolls"});
 
         var form = el("form", {className: "dp-pool", "aria-label": "Roll"});
         form.addEventListener("submit", function (evnt) { evnt.preventDefault(); roll(); });
@@ -116,6 +119,7 @@ let dice_panel = (function () {
         parts.pool.addEventListener("input", changed);
         parts.target.addEventListener("input", changed);
         parts.live.appendChild(form);
+        parts.live.appendChild(parts.tools);
 
         parts.odds = el("div", {className: "dp-odds", "aria-live": "polite", "aria-label": "Odds"});
         parts.live.appendChild(parts.odds);
@@ -137,7 +141,14 @@ let dice_panel = (function () {
             root.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
         });
         drawAll();
+        placed();
         return root;
+    }
+
+    // Under the output (a narrow window: a phone) or beside it: the trackers lead a panel
+    // beside the output; under it, the pool, Roll and the traits come first.
+    function placed() {
+        if (root) { root.classList.toggle("dp-under", window.innerWidth < 700); }
     }
 
     function toggle() {
@@ -195,6 +206,7 @@ let dice_panel = (function () {
         parts.live.hidden = !sheet;
         parts.notice.hidden = !!sheet;
         inertRoom();
+        drawTools();
         if (!sheet) { return; }
         parts.joiner.textContent = sheet.joiner.trim() || sheet.joiner || "target";
         var hint = String(sheet.hint || "").replace(/[<>]/g, "");
@@ -258,6 +270,23 @@ let dice_panel = (function () {
         var first = state.inert === undefined;
         state.inert = inert;
         if (body && !body.hidden && !(first && !inert)) { fitLayout(!inert, INERT_HIGH, true); }
+    }
+
+    function drawTools() {
+        clear(parts.tools);
+        var tools = (state.sheet && state.sheet.tools) || [];
+        parts.tools.hidden = !tools.length;
+        tools.forEach(function (tool) {
+            parts.tools.appendChild(button(tool.label, function () { useTool(tool); },
+                                           {className: "dp-btn dp-tool", "data-command": tool.command}));
+        });
+    }
+
+    // A tool's line as a player types it; a frenzy test takes the difficulty in the target field.
+    function useTool(tool) {
+        var target = parts.target.value.trim();
+        var joiner = (state.sheet && state.sheet.joiner) || " vs ";
+        sendLine(tool.command + (tool.target && target ? joiner + target : ""));
     }
 
     function addTrait(name, specialty) {
@@ -385,7 +414,17 @@ let dice_panel = (function () {
     // An offer is used once: it goes at once, and the server says a moment later what the
     // game offers now (a refused command shows no roll that would ask).
     function useAction(action) {
-        sendLine(action.command);
+        if (action.pool) {  // answered with the pool built in the panel (its own side)
+            var pool = parts.pool.value.trim();
+            if (!pool) {
+                drawOdds({error: "Build your pool (click traits), then " + action.label + "."});
+                parts.pool.focus();
+                return;
+            }
+            sendLine(action.command + " " + pool);
+        } else {
+            sendLine(action.command);
+        }
         state.actions = state.actions.filter(function (each) { return each !== action; });
         drawActions();
         setTimeout(function () { if (state.sheet) { send("dice_panel", {actions: true}); } }, 1500);
@@ -439,7 +478,9 @@ let dice_panel = (function () {
                 part.appendChild(row);
             });
             var verdict = el("div", {className: "dp-card-outcome dp-tone-" + side.outcome.tone});
-            verdict.textContent = (side.score ? side.score + ": " : "") + side.outcome.label;
+            // the score, unless the outcome's words start with it (a Rouse check's "1 passed, ...")
+            var said = side.score && side.outcome.label.indexOf(side.score) !== 0;
+            verdict.textContent = (said ? side.score + ": " : "") + side.outcome.label;
             part.appendChild(verdict);
             card.appendChild(part);
         });
@@ -487,7 +528,7 @@ let dice_panel = (function () {
         if (kwargs.actions) {
             var now = Date.now();
             state.actions = kwargs.actions.map(function (action) {
-                return {label: action.label, command: action.command,
+                return {label: action.label, command: action.command, pool: !!action.pool,
                         until: action.seconds ? now + action.seconds * 1000 : null};
             });
             // how many answers came: the page's tests wait for the one after a roll
@@ -648,6 +689,7 @@ let dice_panel = (function () {
         window.Evennia.emitter.on("char_vitals", onVitals);
         registerComponent();
         $(window).on("resize", widthChanged);
+        $(window).on("resize", placed);
         // typed into, and sent (the client empties the field on Enter, after this listener)
         ["input", "keyup", "keydown"].forEach(function (name) {
             document.addEventListener(name, function (evnt) {
