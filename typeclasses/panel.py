@@ -7,7 +7,11 @@ A web client session becomes a panel session when the plugin says so (the inputf
 client without the plugin would print every OOB message it has no plugin for as "Error or
 Unhandled event", and a telnet session never asked for any: neither gets one. Everything goes
 out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`, `odds`,
-`roll`, `rolls`, `actions`), plus `char_vitals`, the same gauges GMCP clients get.
+`roll`, `rolls`, `actions`, `cleared`), plus `char_vitals`, the same gauges GMCP clients get.
+
+The sheet (with its Specialties, approval, Impaired and the system's roll buttons) goes again
+after every write of it: this module listens to `typeclasses.events.SHEET_CHANGED`, whoever
+made the change, and sends it to that character's panel sessions only.
 
 What needs the commands (the odds as `+odds` computes them, a system wing's actions such as
 V5's Willpower reroll) is answered by a handler the commands register at server start
