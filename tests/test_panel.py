@@ -77,6 +77,13 @@ class TestWhoGetsIt(PanelTest):
         assert attributes["title"] == "Attributes"
         assert ["Physical", [["Strength", 1], ["Dexterity", 3], ["Stamina", 1]]] in attributes["rows"]
         assert got[1][1]["hunger"] == 2
+        assert {key: sheet[key] for key in ("specialties", "approved", "impaired", "tools", "keys")} == {
+            "specialties": [], "approved": False, "impaired": False,
+            "tools": [{"label": "Rouse check", "command": "+rouse"},
+                      {"label": "Frenzy test", "command": "+frenzy", "target": True}],
+            "keys": {"+roll": "+roll"}}
+        assert set(sheet) == {"system", "title", "name", "usage", "joiner", "hint", "sections", "specialties",
+                              "approved", "impaired", "tools", "keys"}
         assert got[2][1][1] == {"rolls": []} and got[3][1][1] == {"actions": []}
         assert self.web.protocol_flags["DICE_PANEL"] is True
         self.portal_sync.assert_called_once_with(self.web)

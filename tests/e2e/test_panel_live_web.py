@@ -222,13 +222,15 @@ def test_v5_inert_live_and_reroll_at_1366(game_server, new_player, superuser_cli
     assert page.errors == [], page.errors
 
 
-def test_v5_phone_layout(game_server, new_player, page):
+def test_v5_phone_layout(game_server, new_player, superuser_client, page):
     name, password = a_player(new_player)
     inert_before_login(page, game_server, PHONE)
+    shoot(page, "panel-v5-390-before-login")
     log_in(page, name, password, "strength")
     page.wait_for_timeout(300)
     shoot(page, "panel-v5-390")
     got = phone_layout(page)
+    follows_staff_from_telnet(page, superuser_client, name, "athletics")
     input_grows_and_shrinks(page)
     # a roll from the panel, its card drawn in the output
     page.locator('button.dp-trait[data-trait="strength"]').click()

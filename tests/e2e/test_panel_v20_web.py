@@ -48,7 +48,7 @@ def test_v20_inert_live_and_card_at_1366(game_server, new_player, superuser_clie
     assert page.errors == [], page.errors
 
 
-def test_v20_phone_layout(game_server, new_player, page):
+def test_v20_phone_layout(game_server, new_player, superuser_client, page):
     name, password = a_player(new_player)
     inert_before_login(page, game_server, PHONE)
     shoot(page, "panel-v20-390-before-login")
@@ -56,6 +56,7 @@ def test_v20_phone_layout(game_server, new_player, page):
     page.wait_for_timeout(300)
     shoot(page, "panel-v20-390")
     phone_layout(page)
+    follows_staff_from_telnet(page, superuser_client, name, "athletics")
     input_grows_and_shrinks(page)
     page.locator('button.dp-trait[data-trait="strength"]').click()
     before = rolls_seen(page, name)
