@@ -97,11 +97,12 @@ def answered(page):
 def card_of(page, line):
     """The card drawn for the roll whose line is `line`: its dice as [(group, face, marks)]."""
     code = CODE.search(line)[0][len("[code "):-1]
-    card = page.locator(f'#messagewindow .dp-card[data-code="{code}"]')
+    card = page.locator(f"#messagewindow .dp-card.dp-card-{code}")
     card.wait_for()
     assert card.get_attribute("aria-hidden") == "true"  # the line above is what a screen reader reads
-    return [(die.evaluate("d => d.parentElement.dataset.group"), int(die.get_attribute("data-face")),
-             die.get_attribute("data-marks")) for die in card.locator(".dp-die").all()]
+    return [tuple(each) for each in card.evaluate("""(card) => [...card.querySelectorAll('.dp-die')].map((d) => [
+        d.parentElement.querySelector('.dp-card-group-label').textContent, Number(d.textContent),
+        [...d.classList].filter((c) => c.startsWith('dp-die-')).map((c) => c.slice(7)).sort().join(' ')])""")]
 
 
 def measure_phone(page):

@@ -459,21 +459,24 @@ let dice_panel = (function () {
     // A roll shown to this player, drawn under its line in the output: every die, regular and
     // Hunger apart, its marks as classes (criticals, messy, bestial by the outcome's key). The
     // line above stays the record; the card is hidden from screen readers, which read the line.
+    // Classes only, no data- attributes: nothing in the output looks like the client's links.
+    function safeClass(text) {
+        return String(text).replace(/[^A-Za-z0-9_-]/g, "");
+    }
+
     function drawCard(item) {
         var pane = document.getElementById("messagewindow");
         if (!pane || !item.card || !item.card.length) { return; }
-        var card = el("div", {className: "dp-card", "aria-hidden": "true", "data-code": item.code});
+        var card = el("div", {className: "dp-card dp-card-" + safeClass(item.code), "aria-hidden": "true"});
         item.card.forEach(function (side) {
-            var part = el("div", {className: "dp-card-side dp-outcome-" + side.outcome.key,
-                                  "data-outcome": side.outcome.key});
+            var part = el("div", {className: "dp-card-side dp-outcome-" + safeClass(side.outcome.key)});
             if (side.label) { part.appendChild(el("div", {className: "dp-card-label"}, side.label)); }
             side.groups.forEach(function (group) {
-                var row = el("div", {className: "dp-card-group", "data-group": group.label});
+                var row = el("div", {className: "dp-card-group"});
                 row.appendChild(el("span", {className: "dp-card-group-label"}, group.label));
                 group.dice.forEach(function (die) {
-                    var marks = die[1] || [];
-                    row.appendChild(el("span", {className: "dp-die " + marks.map(function (m) { return "dp-die-" + m; }).join(" "),
-                                                "data-face": String(die[0]), "data-marks": marks.join(" ")}, die[0]));
+                    var marks = (die[1] || []).map(function (m) { return "dp-die-" + safeClass(m); });
+                    row.appendChild(el("span", {className: "dp-die " + marks.join(" ")}, Number(die[0])));
                 });
                 part.appendChild(row);
             });
