@@ -305,6 +305,7 @@ let dice_panel = (function () {
     }
 
     function changed() {
+        if (state.hinted) { state.hinted = false; drawOdds(null); }  // the pool it asked for is coming
         clearTimeout(oddsTimer);
         oddsTimer = setTimeout(askOdds, 200);
     }
@@ -418,6 +419,7 @@ let dice_panel = (function () {
             var pool = parts.pool.value.trim();
             if (!pool) {
                 drawOdds({error: "Build your pool (click traits), then " + action.label + "."});
+                state.hinted = true;
                 parts.pool.focus();
                 return;
             }
