@@ -6,10 +6,19 @@ the rest and says which sessions are panel sessions).
 - `odds`: the exact odds of a pool for the character, computed by the function `+odds` calls
   (`commands.odds.odds_of`) and shown with its own figures (`rules.display.odds_cells`), so the
   preview and `+odds` never disagree.
-- `actions`: what the system's wing offers now (V5: the Willpower reroll in its window).
+- `actions`: what the system's wing offers now (V5: the Willpower reroll in its window), and a
+  contest waiting on the character (every system's: Answer, with the panel's pool, and Decline
+  a challenge to them; Withdraw theirs), sent again whenever a challenge is made, answered,
+  declined, withdrawn or expires (`typeclasses.events.PENDING_CHANGED`).
 - `announced(receivers)`: after a roll is shown, each receiver's panel gets it: it listens to
   `commands.events.ROLL_SHOWN`, which `dice_base.announce` sends (the panel reads the stored
-  entry, never the roll's text).
+  entry, never the roll's text), with its `card`: each side's dice groups, every die's face and
+  marks, the score and the outcome, as stored (`card_of`), which the web client draws under the
+  roll's line (the line stays the record, and what a screen reader reads).
+
+- `tools(character)`: the buttons for a system's own rolls its wing declares (`panel_tools`,
+  optional; V5: Rouse, Remorse while a test is due, Frenzy), each under its key in this game
+  and only where the character may use the command (its lock), sent with the sheet.
 
 Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
 types, so a roll from the panel is the same roll, to the same audience. The line starts with the
@@ -19,11 +28,13 @@ with their commands' keys in this game too, and an action whose command is left 
 """
 
 from storyteller_dice.rolllog import api
+from storyteller_dice.rules.engine import RollView
 from storyteller_dice.rules.display import odds_cells, without_control
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.typeclasses import panel
+from storyteller_dice.typeclasses.events import PENDING_CHANGED
 
-from . import catalogue, events
+from . import catalogue, contest, events
 from .dice_base import dice_wing
 from .odds import odds_of
 
@@ -64,7 +75,35 @@ def odds_message(character, session, typed):
 def send_actions(character, session=None):
     sessions = panel.panel_sessions(character, session)
     if sessions:
-        panel.send(sessions, actions=in_this_game(dice_wing().panel_actions(character)))
+        panel.send(sessions, actions=in_this_game(dice_wing().panel_actions(character)) + contest_actions(character))
+
+
+def contest_actions(character):
+    """
+    A challenge waiting on the character: to them, Answer (the panel adds its pool, `"pool":
+    true`) and Decline; from them, Withdraw; each with its seconds left. Read only: a challenge
+    out of time is left for the command (or its timer) to expire. The commands carry the key the
+    challenge was made with, the key of that command in this game.
+    """
+    found = []
+    challenge = waiting(character, contest.INCOMING)
+    if challenge is not None:
+        key, left, name = challenge.key, int(challenge.seconds_left), challenge.challenger.key
+        found += [{"label": f"Answer {name}'s challenge", "command": f"{key}/answer", "pool": True,
+                   "seconds": left},
+                  {"label": f"Decline {name}'s challenge", "command": f"{key}/decline", "seconds": left}]
+    challenge = waiting(character, contest.OUTGOING)
+    if challenge is not None:
+        found.append({"label": f"Withdraw the challenge to {challenge.defender.key}",
+                      "command": f"{challenge.key}/cancel", "seconds": int(challenge.seconds_left)})
+    return found
+
+
+def waiting(character, key):
+    challenge = contest.load_challenge(character, key)
+    if challenge is None or challenge.expired or not contest.is_pending(challenge):
+        return None
+    return challenge
 
 
 def in_this_game(actions):
@@ -81,6 +120,24 @@ def in_this_game(actions):
     return found
 
 
+def tools(character):
+    """The wing's buttons for its own rolls (`panel_tools`) the character may use here: each
+    command under its key in this game, and passing that command's lock for the character."""
+    declared = getattr(dice_wing(), "panel_tools", None)
+    if declared is None:
+        return []
+    return [tool for tool in in_this_game(declared(character)) if may_use(character, tool["command"])]
+
+
+def may_use(character, line):
+    """Whether `character` passes the lock of the command of ours that `line` starts with."""
+    word = line.split(" ", 1)[0].split("/", 1)[0].lower()
+    for cls in catalogue.our_commands():
+        if catalogue.current_key(cls.key) == word:
+            return bool(cls().access(character, "cmd"))
+    return False
+
+
 def panel_keys():
     """{our key: the key it answers to in this game, or None} of the commands the panel sends."""
     return {key: catalogue.current_key(key) for key in PANEL_KEYS}
@@ -90,6 +147,34 @@ def roll_item(entry):
     """One roll as the panel lists it: plain data, the texts as stored."""
     return {"code": entry.code, "who": entry.character_name, "pool": entry.pool_text,
             "target": entry.target, "summary": entry.summary, "kind": entry.kind}
+
+
+MAX_CARD_DICE = 100  # dice drawn per group of a card (a pool is bounded well below)
+
+
+def card_of(entry):
+    """
+    The stored roll as the web client draws its card: one side per roller (a contest's or a
+    teamwork's `sides`, else the roll's own `view`), each [{"label", "groups": [{"label",
+    "dice": [[face, [marks]]]}], "score", "outcome": {"key", "label", "tone"}, "notes"}]. Only
+    what the roll log stored: never the line's text, nothing a player typed but a side's label
+    (a name), which the client puts in the page as text.
+    """
+    sides = [(side.get("label", ""), side.get("view")) for side in (entry.sides or [])
+             if isinstance(side, dict) and side.get("view")]
+    if not sides and entry.view:
+        sides = [("", entry.view)]
+    return [card_side(label, RollView.from_dict(view)) for label, view in sides]
+
+
+def card_side(label, view):
+    return {"label": str(label),
+            "groups": [{"label": str(group.label),
+                        "dice": [[die.face, sorted(die.marks)] for die in group.dice[:MAX_CARD_DICE]]}
+                       for group in view.groups],
+            "score": view.score_text,
+            "outcome": {"key": view.outcome.key, "label": view.outcome.label, "tone": view.outcome.tone},
+            "notes": [str(note) for note in view.notes]}
 
 
 def recent_rolls(character):
@@ -113,7 +198,7 @@ def announced(receivers):
     for receiver in receivers:
         sessions = panel.panel_sessions(receiver) if hasattr(receiver, "sessions") else []
         if sessions:
-            item = item or roll_item(entry)
+            item = item or {**roll_item(entry), "card": card_of(entry)}
             panel.send(sessions, roll=item)
 
 
@@ -121,19 +206,34 @@ def install():
     """Make this module the panel's handler (the server start hook calls this)."""
     panel.register_handler(handle)
     panel.register_keys(panel_keys)
+    panel.register_tools(tools)
     listen()
 
 
 def listen():
     """List every roll shown on the panels (again: harmless, one receiver per `dispatch_uid`)."""
     events.ROLL_SHOWN.connect(_roll_shown, dispatch_uid=ROLL_LISTENER, weak=False)
+    PENDING_CHANGED.connect(_pending_changed, dispatch_uid=PENDING_LISTENER, weak=False)
 
 
 def _roll_shown(sender, receivers=None, **kwargs):
     announced(receivers)
 
 
+def _pending_changed(sender, obj=None, key=None, **kwargs):
+    """A challenge made, answered, declined, withdrawn or expired: both sides' panels are told
+    what they may do now (nothing is read for a character with no panel session)."""
+    if key not in (contest.INCOMING, contest.OUTGOING) or obj is None or not hasattr(obj, "sessions"):
+        return
+    send_actions(obj)
+    # a challenge is kept on the challenger first: once it is on both, the challenger may withdraw it
+    made = waiting(obj, contest.INCOMING) if key == contest.INCOMING else None
+    if made is not None:
+        send_actions(made.challenger)
+
+
 ROLL_LISTENER = "storyteller_dice_panel_rolls"
+PENDING_LISTENER = "storyteller_dice_panel_contests"
 # Listening from the import on, as the call in `announce` did before the event: a panel is
 # told of every roll shown once this module is loaded (the start hooks load it).
 listen()

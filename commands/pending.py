@@ -33,6 +33,7 @@ from evennia.objects.models import ObjectDB
 from evennia.utils.dbserialize import deserialize
 
 from storyteller_dice.rolllog import api as rolllog_api
+from storyteller_dice.typeclasses.events import pending_changed
 from storyteller_dice.typeclasses.stored import replace_value
 
 PENDING = "dice_pending"
@@ -122,6 +123,7 @@ def save(obj, key, value):
     """Keep `value` as the pending value `key` of `obj` (an existing one in one UPDATE; on
     PostgreSQL, written with a roll, in the roll's own execute: `rolllog.api.kept_with_roll`)."""
     replace_value(obj, key, value, category=PENDING, execute=rolllog_api.kept_with_roll)
+    pending_changed(obj, key)
 
 
 def remove(obj, key):

@@ -77,6 +77,13 @@ class TestWhoGetsIt(PanelTest):
         assert attributes["title"] == "Attributes"
         assert ["Physical", [["Strength", 1], ["Dexterity", 3], ["Stamina", 1]]] in attributes["rows"]
         assert got[1][1]["hunger"] == 2
+        assert {key: sheet[key] for key in ("specialties", "approved", "impaired", "tools", "keys")} == {
+            "specialties": [], "approved": False, "impaired": False,
+            "tools": [{"label": "Rouse check", "command": "+rouse"},
+                      {"label": "Frenzy test", "command": "+frenzy", "target": True}],
+            "keys": {"+roll": "+roll"}}
+        assert set(sheet) == {"system", "title", "name", "usage", "joiner", "hint", "sections", "specialties",
+                              "approved", "impaired", "tools", "keys"}
         assert got[2][1][1] == {"rolls": []} and got[3][1][1] == {"actions": []}
         assert self.web.protocol_flags["DICE_PANEL"] is True
         self.portal_sync.assert_called_once_with(self.web)
@@ -199,3 +206,217 @@ class TestLeavingTheCharacter(PanelTest):
         assert got == [{"cleared": True}]
         assert self.panel_messages(lambda: self.char2.at_post_unpuppet(account=self.account2, session=self.telnet),
                                    self.telnet) == []
+
+
+class TestEverySheetChange(PanelTest):
+    """The panel follows every write of the sheet, whoever makes it: char2 plays on a panel,
+    char1 (staff) changes char2's sheet as from telnet."""
+
+    def setUp(self):
+        super().setUp()
+        self.telnet.protocol_key = "websocket"
+        self.player = self.telnet
+        self.hello(self.player)
+        self.char2.set_trait("athletics", 1)
+
+    def sheets(self, call):
+        return [message["sheet"] for message in self.panel_messages(call, self.player) if "sheet" in message]
+
+    def test_a_staff_specialty_change_reaches_the_players_panel(self):
+        from storyteller_dice.commands.sheet import CmdStat
+
+        got = self.sheets(lambda: self.call(CmdStat(), "Char2/spec athletics=Climbing", caller=self.char1))
+        assert len(got) == 1
+        assert got[0]["specialties"] == [["athletics", "Climbing"]]
+        assert ["line", "Specialties", "Athletics (Climbing)"] in [
+            [s["kind"], s["title"], s["text"]] for s in got[0]["sections"]]
+        got = self.sheets(lambda: self.call(CmdStat(), "/remove Char2/spec athletics=Climbing", caller=self.char1))
+        assert got[0]["specialties"] == []
+        # the staff member's own panel (char1's web session) is not told of char2's sheet
+        assert self.panel_messages(lambda: self.call(CmdStat(), "Char2/spec athletics=Running", caller=self.char1)) == []
+
+    def test_approval_reaches_the_panel(self):
+        from storyteller_dice.commands.sheet import CmdApprove
+
+        assert self.sheets(lambda: None) == []
+        got = self.sheets(lambda: self.call(CmdApprove(), "Char2", caller=self.char1, cmdstring="+approve"))
+        assert [sheet["approved"] for sheet in got] == [True]
+        got = self.sheets(lambda: self.call(CmdApprove(), "Char2", caller=self.char1, cmdstring="+unapprove"))
+        assert [sheet["approved"] for sheet in got] == [False]
+
+    def test_a_flag_reaches_the_panel(self):
+        got = self.sheets(lambda: self.char2.set_flag("frenzy", True))
+        hunger = [s["text"] for s in got[0]["sections"] if s["title"] == "Hunger"]
+        assert hunger == ["1   Humanity 7 (Stains 0)   Blood Potency 1   IN FRENZY"]
+
+    def test_a_value_sends_the_sheet_and_its_boxes_once(self):
+        got = self.sent(lambda: self.char2.set_trait("health superficial", 2), self.player)
+        assert [name for name, _ in got] == ["dice_panel", "char_vitals"]
+        assert got[1][1]["health"] == {"current": 2, "max": 4, "superficial": 2, "aggravated": 0}
+
+    def test_impaired_is_flagged(self):
+        """V5: Impaired while Stains overflow Humanity (the rule its rolls apply)."""
+        got = self.sheets(lambda: self.char2.set_trait("stains", 4))
+        assert got[0]["impaired"] is True
+        got = self.sheets(lambda: self.char2.set_trait("stains", 0))
+        assert got[0]["impaired"] is False
+
+    def test_the_event_names_the_change(self):
+        from storyteller_dice.typeclasses.events import SHEET_CHANGED
+
+        heard = []
+
+        def listener(sender, character=None, what=None, **kwargs):
+            heard.append((character.key, what))
+
+        SHEET_CHANGED.connect(listener, weak=False, dispatch_uid="test listener")
+        self.addCleanup(SHEET_CHANGED.disconnect, dispatch_uid="test listener")
+        self.char2.set_trait("hunger", 2)
+        self.char2.add_specialty("athletics", "Climbing")
+        self.char2.approved = True
+        self.char2.set_flag("frenzy", False)
+        assert heard == [("Char2", "values"), ("Char2", "specialties"), ("Char2", "approved"), ("Char2", "flags")]
+
+    def test_nothing_is_computed_for_a_character_without_a_panel(self):
+        from unittest.mock import patch
+
+        with patch.object(panel, "sheet_message", side_effect=AssertionError("computed")):
+            self.char1.set_trait("hunger", 3)  # char1's web session never said hello
+
+
+class TestOffersOnlyWhatWorks(PanelTest):
+    def actions(self):
+        return self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True))
+
+    def test_no_reroll_offered_after_a_win(self):
+        from storyteller_dice.commands.rolls import CmdCheck
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([7, 2, 3, 4, 5, 6, 8, 9])):
+            self.call(CmdCheck(), "8 vs 1", caller=self.char1)
+        assert self.actions() == [{"actions": []}]
+        # ... and +willpower refuses it, spending nothing: the very rule the panel asked
+        out = self.call(CmdWillpower(), "", caller=self.char1)
+        assert out.startswith("No reroll raises the chance to win"), out
+
+    def test_the_offer_goes_once_used(self):
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        self.char1.set_trait("hunger", 0)
+        with seeded(FixedFaces([1, 2, 3])):
+            self.call(CmdRoll(), "3 vs 2", caller=self.char1)
+        assert self.actions() == [{"actions": [{"label": "Reroll with Willpower", "command": "+willpower",
+                                                "seconds": self.actions()[0]["actions"][0]["seconds"]}]}]
+        with seeded(FixedFaces([1, 2, 3])):
+            self.call(CmdWillpower(), "", caller=self.char1)
+        assert self.actions() == [{"actions": []}]
+
+
+class TestCards(PanelTest):
+    def test_a_roll_comes_with_its_card(self):
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        self.hello()
+        with seeded(FixedFaces([10, 6, 2, 10, 1])):
+            got = self.panel_messages(lambda: self.call(CmdRoll(), "dex+athletics vs 3", caller=self.char1))
+        item = got[0]["roll"]
+        assert item["card"] == [{
+            "label": "",
+            "groups": [{"label": "Dice", "dice": [[10, ["success", "ten"]], [6, ["success"]], [2, ["fail"]]]},
+                       {"label": "Hunger", "dice": [[10, ["hunger", "success", "ten"]], [1, ["hunger", "one"]]]}],
+            "score": "5 successes",
+            "outcome": {"key": "messy_critical", "label": "messy critical", "tone": "mixed"},
+            "notes": ["margin +2, solid success"]}]
+        assert set(item) == {"code", "who", "pool", "target", "summary", "kind", "card"}
+
+    def test_a_contest_card_has_both_sides(self):
+        from storyteller_dice.commands.rolllog import CmdRolls  # noqa: F401 - the commands loaded
+        from storyteller_dice.rolllog.models import RollEntry
+        from storyteller_dice.commands.panel import card_of
+
+        view = {"system": "v5", "pool": "3 dice", "target": "", "score": 1, "noun": ["success", "successes"],
+                "groups": [{"label": "Dice", "sides": 10, "dice": [[7, ["success"]], [2, ["fail"]]]}],
+                "outcome": {"key": "success", "label": "success", "tone": "good"}, "notes": []}
+        entry = RollEntry(code="ABCDEFGH", sides=[{"label": "<b>Ann</b>", "view": view}, {"label": "Bo", "view": view}])
+        cards = card_of(entry)
+        assert [side["label"] for side in cards] == ["<b>Ann</b>", "Bo"]  # text, drawn as text
+        assert cards[0]["score"] == "1 success"
+
+
+class TestContestOffers(PanelTest):
+    """A challenge to a panel's character offers Answer (with the panel's pool) and Decline; the
+    challenger's panel offers Withdraw; both go when it is over."""
+
+    def setUp(self):
+        super().setUp()
+        self.telnet.protocol_key = "websocket"
+        self.hello()
+        self.hello(self.telnet)
+
+    def offers(self, call, session):
+        found = [message["actions"] for message in self.panel_messages(call, session) if "actions" in message]
+        return [[(action["label"], action["command"], action.get("pool", False)) for action in actions]
+                for actions in found]
+
+    def test_answer_decline_and_withdraw(self):
+        from storyteller_dice.commands.v5.contest import CmdContest
+
+        import evennia
+
+        evennia.SESSION_HANDLER.data_out.reset_mock()
+        self.call(CmdContest(), "composure+resolve vs Char", caller=self.char2)
+        told = {}
+        for each in evennia.SESSION_HANDLER.data_out.call_args_list:
+            if "dice_panel" in each.kwargs and "actions" in each.kwargs["dice_panel"][1]:
+                told.setdefault(each.args[0].sessid, []).append(each.kwargs["dice_panel"][1]["actions"])
+        mine, theirs = told[self.web.sessid][-1], told[self.telnet.sessid][-1]
+        assert [(a["label"], a["command"], a.get("pool", False)) for a in mine] == [
+            ("Answer Char2's challenge", "+contest/answer", True),
+            ("Decline Char2's challenge", "+contest/decline", False)]
+        assert 0 < mine[0]["seconds"] <= 300
+        assert [(a["label"], a["command"]) for a in theirs] == [("Withdraw the challenge to Char", "+contest/cancel")]
+        assert self.offers(lambda: self.call(CmdContest(), "/decline", caller=self.char1), self.web) == [[]]
+
+    def test_nothing_offered_to_a_telnet_side(self):
+        from storyteller_dice.commands.v5.contest import CmdContest
+
+        self.telnet.protocol_key = "telnet"
+        assert self.offers(lambda: self.call(CmdContest(), "composure vs Char", caller=self.char2), self.telnet) == []
+
+
+class TestTools(PanelTest):
+    def tools(self, session=None):
+        return [(tool["label"], tool["command"], tool.get("target", False))
+                for tool in self.hello(session)[0][1][1]["sheet"]["tools"]]
+
+    def test_v5_rouse_remorse_when_due_and_frenzy(self):
+        assert self.tools() == [("Rouse check", "+rouse", False), ("Frenzy test", "+frenzy", True)]
+        self.char1.set_trait("stains", 2)
+        assert self.tools() == [("Rouse check", "+rouse", False), ("Remorse test", "+remorse", False),
+                                ("Frenzy test", "+frenzy", True)]
+
+    def test_a_command_left_out_or_locked_is_not_offered(self):
+        from django.test import override_settings
+
+        from storyteller_dice.commands.v5.hunger import CmdRouse
+
+        with override_settings(DICE_COMMAND_KEYS={"+rouse": "+vrouse"}):
+            assert self.tools()[0] == ("Rouse check", "+vrouse", False)
+        with override_settings(DICE_COMMAND_KEYS={"+rouse": None}):
+            assert [label for label, _, _ in self.tools()] == ["Frenzy test"]
+        # Char2, a player, and a +rouse only staff may use
+        locked = CmdRouse.lock_storage  # the lock string Evennia read from `locks`
+        CmdRouse.lock_storage = "cmd:perm(Developer)"
+        self.addCleanup(setattr, CmdRouse, "lock_storage", locked)
+        self.telnet.protocol_key = "websocket"
+        assert [label for label, _, _ in self.tools(self.telnet)] == ["Frenzy test"]
+        assert [label for label, _, _ in self.tools()] == ["Rouse check", "Frenzy test"]  # staff
+
+    def test_v20_has_none(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="v20"):
+            assert self.tools() == []

@@ -30,6 +30,7 @@ from . import panel
 from .incoming import incoming, look_text, names_in_view, ours, send_mxp_inert
 from .names import name_problem, shown_name
 from .nospoof import tag_message
+from .events import sheet_changed
 from .stored import replace_value
 from .system import dice_system as configured_system
 from .speech_text import description_text
@@ -174,6 +175,7 @@ class DiceCharacterMixin:
     @approved.setter
     def approved(self, value):
         self.attributes.add("approved", bool(value), category=SHEET)
+        sheet_changed(self, "approved")
 
     def flag(self, name):
         """A sheet flag a system's command sets (e.g. V5's "frenzy"), False when never set."""
@@ -181,6 +183,7 @@ class DiceCharacterMixin:
 
     def set_flag(self, name, value):
         self.attributes.add(name, bool(value), category=SHEET)
+        sheet_changed(self, "flags")
 
     def trait(self, name):
         return self.sheet_values[name]
@@ -219,7 +222,8 @@ class DiceCharacterMixin:
             stored[trait] = value
             # Hunger and Willpower change in play, often in a roll: in one statement.
             replace_value(self, "values", stored, category=SHEET)
-        self.send_vitals()
+        self.send_gmcp_vitals()
+        sheet_changed(self, "values")
         return old
 
     def willpower_left(self):
@@ -263,8 +267,7 @@ class DiceCharacterMixin:
             if names:
                 stored[skill] = list(names)
             self.attributes.add("specialties", stored, category=SHEET)
-        # The web panel lists the Specialties: it follows the change as it follows +stat's.
-        panel.send_sheet(self)
+        sheet_changed(self, "specialties")
 
     # ------------------------------------------------------------ MUD clients
 
@@ -279,6 +282,11 @@ class DiceCharacterMixin:
         the sheet and the same gauges as the panel's OOB messages (`typeclasses.panel`).
         """
         panel.send_sheet(self, session)
+        self.send_gmcp_vitals(session)
+
+    def send_gmcp_vitals(self, session=None):
+        """The gauges to the sessions that read GMCP (`reads_gmcp`) and run no dice panel (a
+        panel gets them with its sheet: `SHEET_CHANGED`, `typeclasses.panel`)."""
         try:
             sessions = [s for s in (make_iter(session) if session else self.sessions.all())
                         if reads_gmcp(s) and not panel.is_panel_session(s)]

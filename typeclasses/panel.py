@@ -7,7 +7,11 @@ A web client session becomes a panel session when the plugin says so (the inputf
 client without the plugin would print every OOB message it has no plugin for as "Error or
 Unhandled event", and a telnet session never asked for any: neither gets one. Everything goes
 out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`, `odds`,
-`roll`, `rolls`, `actions`), plus `char_vitals`, the same gauges GMCP clients get.
+`roll`, `rolls`, `actions`, `cleared`), plus `char_vitals`, the same gauges GMCP clients get.
+
+The sheet (with its Specialties, approval, Impaired and the system's roll buttons) goes again
+after every write of it: this module listens to `typeclasses.events.SHEET_CHANGED`, whoever
+made the change, and sends it to that character's panel sessions only.
 
 What needs the commands (the odds as `+odds` computes them, a system wing's actions such as
 V5's Willpower reroll) is answered by a handler the commands register at server start
@@ -19,6 +23,8 @@ import re
 from evennia.utils import logger
 from evennia.utils.utils import make_iter
 
+from .events import SHEET_CHANGED
+
 # The web client's websocket as the Server names it: "websocket" in Evennia 6.1 (the Portal's
 # protocol says "webclient/websocket", the name earlier versions synced).
 WEB_PROTOCOLS = ("websocket", "webclient/websocket")
@@ -29,6 +35,8 @@ _HANDLER = []  # the commands' handler: callable(session, character, kwargs)
 # The commands' current keys: callable() -> {our key: the key it answers to now, or None}.
 _KEYS = []
 DEFAULT_KEYS = {"+roll": "+roll"}
+# The system's own roll buttons: callable(character) -> [{"label", "command", "target"?}].
+_TOOLS = []
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
 _TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\))?)")
@@ -43,6 +51,23 @@ def register_keys(provider):
     """What tells the panel the keys of the commands it sends (`DICE_COMMAND_KEYS` may rename
     them): callable() -> {"+roll": "+droll"}; one, registering again replaces it."""
     _KEYS[:] = [provider]
+
+
+def register_tools(provider):
+    """What tells the panel the buttons of a system's own rolls (V5: Rouse, Remorse, Frenzy),
+    sent with the sheet: callable(character) -> list; one, registering again replaces it."""
+    _TOOLS[:] = [provider]
+
+
+def current_tools(character):
+    """The system's roll buttons for `character` ([] when none are registered)."""
+    if not _TOOLS:
+        return []
+    try:
+        return list(_TOOLS[0](character))
+    except Exception:  # noqa: BLE001 - the panel must never stop a sheet change or a login
+        logger.log_trace("dice panel tools")
+        return []
 
 
 def current_keys():
@@ -88,14 +113,23 @@ def sheet_message(character):
     system = character.dice_system()
     joiner, hint = target_syntax(system)
     sections = []
-    for part in character.sheet.layout(character.sheet_values, character.specialties):
+    specialties = character.specialties
+    for part in character.sheet_layout():
         sections.append({"kind": part.kind, "title": str(part.title), "text": str(part.text),
                          "boxes": str(part.boxes),
                          "rows": [[str(group), [[str(label), value] for label, value in traits]]
                                   for group, traits in part.rows]})
     return {"system": system.key, "title": system.title, "name": character.key,
             "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections,
-            "keys": current_keys()}
+            "specialties": [[str(trait), str(name)] for trait, names in specialties.items() for name in names],
+            "approved": bool(character.approved), "impaired": impaired(character),
+            "tools": current_tools(character), "keys": current_keys()}
+
+
+def impaired(character):
+    """Whether the system counts the character Impaired now (V5: a track full, or Stains past
+    Humanity), as its rolls do (`Roller.state`); False where the system has no such state."""
+    return bool(character.roller().state.get("impaired"))
 
 
 def send_sheet(character, session=None):
@@ -129,3 +163,13 @@ def receive(session, kwargs):
         _HANDLER[0](session, character, kwargs)
     except Exception:  # noqa: BLE001 - a panel request is no command: never a traceback to the player
         logger.log_trace(f"dice panel request from {character}")
+
+
+def _sheet_changed(sender, character=None, **kwargs):
+    """`SHEET_CHANGED`: the character's panels show the sheet as it is now (nothing is sent, and
+    nothing computed, for a character with no panel session)."""
+    if character is not None:
+        send_sheet(character)
+
+
+SHEET_CHANGED.connect(_sheet_changed, dispatch_uid="storyteller_dice_panel_sheet", weak=False)

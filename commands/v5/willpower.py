@@ -71,13 +71,20 @@ def rerollable_roll(caller):
 
 
 def panel_actions(character):
-    """The web client's dice panel: `+willpower` while the last roll may still be rerolled."""
+    """
+    The web client's dice panel: `+willpower` while the last roll may still be rerolled and
+    the reroll it asks for would be made: the command's own refusals (no Willpower left, no
+    regular die, a reroll that raises no chance: a roll that already won, say) offer nothing.
+    """
     try:
         last, result = rerollable_roll(character)
+        left = max(0, int(REROLL_WINDOW - (time.time() - last.time)))
+        if character.willpower_left() < 1 or not left:
+            return []
+        system = dice_system()
+        _label, strategy, faces = system.willpower_choice("")
+        system.willpower_dice(result, strategy, faces, last.judged_alone)
     except DiceError:
-        return []
-    left = max(0, int(REROLL_WINDOW - (time.time() - last.time)))
-    if character.willpower_left() < 1 or not left or not result.regular:  # Hunger dice are never rerolled
         return []
     return [{"label": "Reroll with Willpower", "command": "+willpower", "seconds": left}]
 

@@ -14,6 +14,7 @@ The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.d
 import dataclasses
 
 from storyteller_dice.rules import v5
+from storyteller_dice.rules.v5 import humanity as v5_humanity
 from storyteller_dice.rules.v5 import rouse as v5_rouse
 from storyteller_dice.rules.display import format_pool, format_reroll
 from storyteller_dice.rules.errors import DiceError
@@ -125,6 +126,20 @@ After any roll, +willpower rerolls up to three regular dice and
     def panel_actions(self, character):
         """The Willpower reroll while its window is open (`+willpower`, the best choice)."""
         return willpower.panel_actions(character)
+
+    def panel_tools(self, character):
+        """The web panel's buttons for V5's own rolls, each its command's line: a Rouse check,
+        Remorse while a test is due (the rule +remorse refuses by), a frenzy test (the panel
+        adds the difficulty typed in its target field: `"target": true`)."""
+        tools = [{"label": "Rouse check", "command": "+rouse"}]
+        values = character.sheet_values
+        try:
+            v5_humanity._check_remorse(values["humanity"], values["stains"])  # +remorse's own refusals
+            tools.append({"label": "Remorse test", "command": "+remorse"})
+        except DiceError:
+            pass
+        tools.append({"label": "Frenzy test", "command": "+frenzy", "target": True})
+        return tools
 
 
 WING = V5Wing("v5")

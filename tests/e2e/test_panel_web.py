@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from tests.e2e.test_panel_live_web import roll_line, rolls_seen
 from tests.e2e.test_web import CODE, browser, page, send, shoot, wait_for_text  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
@@ -88,11 +89,17 @@ def test_panel_pool_odds_roll_verify_and_trackers(game_server, new_player, super
 
     # V5's Willpower reroll, offered in its window for a roll with regular dice.
     assert page.locator("button.dp-action").count() == 0  # that roll had a Hunger die alone
+    # (offered only when +willpower would reroll: after a failure of 3 dice vs 3, always; a
+    # win is rolled again)
     superuser_client.command(f"+hunger {name}=0", "Hunger is now 0")
     page.locator("#dp-pool").fill("3")
-    page.locator("#dp-target").fill("4")
+    page.locator("#dp-target").fill("3")
     page.locator("#dp-comment").fill("")
-    page.locator("button.dp-roll").click()
+    for _ in range(10):
+        before = rolls_seen(page, name)
+        page.locator("button.dp-roll").click()
+        if re.search(r"=> \d+ success(es)?: (failure|total failure)", roll_line(page, name, before)):
+            break
     offer = page.locator('button.dp-action[data-command="+willpower"]')
     offer.wait_for()
     assert offer.inner_text().startswith("Reroll with Willpower (10 min left)"), offer.inner_text()

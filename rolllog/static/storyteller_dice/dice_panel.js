@@ -4,8 +4,10 @@
  * Fed by the server's out-of-band messages, never by polling:
  *   dice_panel {sheet: ...}    the puppet's sheet (typeclasses/panel.py)
  *   dice_panel {odds: ...}     the exact odds of the pool being built, as +odds gives them
- *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown
- *   dice_panel {actions: [...]} what the system offers now (V5: the Willpower reroll)
+ *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown,
+ *                              with its `card` (the stored dice), drawn under its line in the output
+ *   dice_panel {actions: [...]} what the game offers now (V5: the Willpower reroll; a contest
+ *                              waiting: Answer, with the pool built here, Decline, Withdraw)
  *   dice_panel {cleared: true} the player left the character (ooc): no sheet until the next puppet
  *   char_vitals {...}          the trackers, the same gauges GMCP clients get
  * It asks with the inputfunc `dice_panel` ({hello}, {odds: "<pool> vs <n>"}, {actions}), and
@@ -16,6 +18,9 @@
  * It also reports the width of the output pane in columns (`client_options` screenwidth), on
  * login and whenever the window or the layout changes size, so the server wraps lines for the
  * window as NAWS does for telnet.
+ *
+ * Until a character is played (before login, or after `ooc`) the panel is inert: it says so and
+ * offers nothing, since every line it sends needs a character.
  *
  * Everything a player or the server wrote (names, traits, comments, summaries) goes into the
  * page as text (textContent), never as HTML.
@@ -84,16 +89,20 @@ let dice_panel = (function () {
         root.appendChild(header);
 
         body = el("div", {className: "dp-body", id: "dp-body"});
-        parts.trackers = el("div", {className: "dp-trackers", "aria-label": "Trackers", role: "group"});
+        parts.notice = el("p", {className: "dp-empty dp-notice"}, "Log in and play a character to roll from this panel.");
+        body.appendChild(parts.notice);
+        parts.live = el("div", {className: "dp-live"});
+        body.appendChild(parts.live);
         parts.actions = el("div", {className: "dp-actions", "aria-live": "polite"});
-        body.appendChild(parts.trackers);
-        body.appendChild(parts.actions);
+        parts.live.appendChild(parts.actions);
+        // the system's own rolls (V5: Rouse, Remorse, Frenzy), from the sheet message
+        parts.tools = el("div", {className: "dp-tools", role: "group", "aria-label": "Other rolls"});
 
         var form = el("form", {className: "dp-pool", "aria-label": "Roll"});
         form.addEventListener("submit", function (evnt) { evnt.preventDefault(); roll(); });
-        var poolLabel = el("label", {"for": "dp-pool"}, "Pool");
+        var poolLabel = el("label", {"for": "dp-pool", className: "dp-pool-label"}, "Pool");
         parts.pool = el("input", {id: "dp-pool", type: "text", autocomplete: "off", className: "dp-input",
-                                  placeholder: "click traits or type"});
+                                  placeholder: "click traits"});
         parts.joiner = el("label", {"for": "dp-target", className: "dp-joiner"}, "vs");
         parts.target = el("input", {id: "dp-target", type: "text", autocomplete: "off", className: "dp-input dp-short"});
         var commentLabel = el("label", {"for": "dp-comment"}, "#");
@@ -101,20 +110,29 @@ let dice_panel = (function () {
                                      placeholder: "comment", "aria-label": "Comment"});
         parts.clear = button("Clear", function () { parts.pool.value = ""; changed(); parts.pool.focus(); });
         parts.roll = el("button", {type: "submit", className: "dp-btn dp-roll"}, "Roll");
-        [poolLabel, parts.pool, parts.joiner, parts.target, commentLabel, parts.comment, parts.clear, parts.roll]
+        // the "#" stays with its field when the form wraps (a phone)
+        var commentField = el("span", {className: "dp-comment-field"});
+        commentField.appendChild(commentLabel);
+        commentField.appendChild(parts.comment);
+        [poolLabel, parts.pool, parts.joiner, parts.target, commentField, parts.clear, parts.roll]
             .forEach(function (node) { form.appendChild(node); });
         parts.pool.addEventListener("input", changed);
         parts.target.addEventListener("input", changed);
-        body.appendChild(form);
+        parts.live.appendChild(form);
+        parts.live.appendChild(parts.tools);
 
         parts.odds = el("div", {className: "dp-odds", "aria-live": "polite", "aria-label": "Odds"});
-        body.appendChild(parts.odds);
+        parts.live.appendChild(parts.odds);
+        // The pool, its odds and the traits first: on a phone a trait and Roll show without
+        // scrolling; the trackers and the room's rolls follow.
         parts.sheet = el("div", {className: "dp-sheet"});
-        body.appendChild(parts.sheet);
+        parts.live.appendChild(parts.sheet);
+        parts.trackers = el("div", {className: "dp-trackers", "aria-label": "Trackers", role: "group"});
+        parts.live.appendChild(parts.trackers);
 
-        body.appendChild(el("h3", {className: "dp-subtitle"}, "Recent rolls"));
+        parts.live.appendChild(el("h3", {className: "dp-subtitle"}, "Recent rolls"));
         parts.rolls = el("ol", {className: "dp-rolls", "aria-live": "polite"});
-        body.appendChild(parts.rolls);
+        parts.live.appendChild(parts.rolls);
         root.appendChild(body);
         // The web client sends every Enter to the game and moves every other key to its input
         // line (default_in.js, on the document): keys typed in the panel stay in the panel, so
@@ -123,7 +141,14 @@ let dice_panel = (function () {
             root.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
         });
         drawAll();
+        placed();
         return root;
+    }
+
+    // Under the output (a narrow window: a phone) or beside it: the trackers lead a panel
+    // beside the output; under it, the pool, Roll and the traits come first.
+    function placed() {
+        if (root) { root.classList.toggle("dp-under", window.innerWidth < 700); }
     }
 
     function toggle() {
@@ -138,19 +163,25 @@ let dice_panel = (function () {
 
     // A collapsed panel gives its room back to the other panes (its header stays); opened
     // again, it takes the share it had.
-    function fitLayout(open) {
+    // `keepHigh`: the pixels kept under the output (64: the header; more for the line that
+    // says to log in); `columnOnly`: leave a panel beside the output as it is.
+    function fitLayout(open, keepHigh, columnOnly) {
         var slot = glItem;
         while (slot && slot.parent && slot.parent.type !== "row" && slot.parent.type !== "column") { slot = slot.parent; }
         if (!slot || !slot.parent || !slot.parent.element) { return; }
         var parent = slot.parent;
         var dimension = parent.type === "column" ? "height" : "width";
+        if (columnOnly && dimension !== "height") { return; }
         try {
             if (!open) {
-                state.openShare = slot.config[dimension];
+                // hidden while inert (or the other way round): the share to go back to is kept
+                if (!state.shrunk) { state.openShare = slot.config[dimension]; }
+                state.shrunk = true;
                 var whole = dimension === "height" ? parent.element.height() : parent.element.width();
-                var keep = (dimension === "height" ? 64 : 140) / Math.max(whole, 1) * 100;
+                var keep = (dimension === "height" ? keepHigh || 64 : 140) / Math.max(whole, 1) * 100;
                 share(parent, dimension, Math.min(state.openShare || 100, keep));
             } else {
+                state.shrunk = false;
                 share(parent, dimension, state.openShare || (dimension === "height" ? 45 : 25));
             }
         } catch (err) { /* a layout the user rearranged: the body is hidden all the same */ }
@@ -171,17 +202,31 @@ let dice_panel = (function () {
         if (!parts.sheet) { return; }
         clear(parts.sheet);
         var sheet = state.sheet;
-        if (!sheet) {
-            parts.sheet.appendChild(el("p", {className: "dp-empty"}, "Your sheet shows here once you play a character."));
-            return;
-        }
+        // Inert until a character is played: nothing to click that would only be refused.
+        parts.live.hidden = !sheet;
+        parts.notice.hidden = !!sheet;
+        inertRoom();
+        drawTools();
+        if (!sheet) { return; }
         parts.joiner.textContent = sheet.joiner.trim() || sheet.joiner || "target";
-        parts.target.setAttribute("placeholder", String(sheet.hint || "").replace(/[<>]/g, ""));
+        var hint = String(sheet.hint || "").replace(/[<>]/g, "");
+        parts.target.setAttribute("placeholder", hint);
+        // wide enough for its whole placeholder ("difficulty", "(face,count)")
+        parts.target.style.flexBasis = "calc(" + (hint.length + 2) + "ch + 0.8em)";
         parts.target.setAttribute("aria-label", "Target " + String(sheet.hint || "").replace(/[<>]/g, ""));
         parts.target.hidden = !sheet.joiner;
         parts.joiner.hidden = !sheet.joiner;
         parts.roll.hidden = !rollKey();
-        parts.sheet.appendChild(el("p", {className: "dp-who"}, sheet.name + " (" + sheet.title + ")"));
+        var who = el("p", {className: "dp-who"}, sheet.name + " (" + sheet.title + ") ");
+        if ("approved" in sheet) {
+            who.appendChild(el("span", {className: "dp-approval", "data-approved": sheet.approved ? "yes" : "no"},
+                               sheet.approved ? "approved" : "not approved yet"));
+        }
+        parts.sheet.appendChild(who);
+        var specialties = {};
+        (sheet.specialties || []).forEach(function (pair) {
+            (specialties[pair[0]] = specialties[pair[0]] || []).push(pair[1]);
+        });
         sheet.sections.forEach(function (section) {
             if (section.kind === "columns") {
                 var box = el("div", {className: "dp-section", role: "group", "aria-label": section.title});
@@ -196,6 +241,12 @@ let dice_panel = (function () {
                                           {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
                                            "data-trait": name.toLowerCase()});
                         group.appendChild(chip);
+                        (specialties[name.toLowerCase()] || []).forEach(function (specialty) {
+                            group.appendChild(button("\u21b3 " + specialty, function () { addTrait(name, specialty); },
+                                {className: "dp-btn dp-trait dp-specialty", "data-trait": name.toLowerCase(),
+                                 "data-specialty": specialty,
+                                 "aria-label": "Add " + name + " with the " + specialty + " Specialty to the pool"}));
+                        });
                     });
                     groups.appendChild(group);
                 });
@@ -210,9 +261,38 @@ let dice_panel = (function () {
         });
     }
 
-    function addTrait(name) {
+    // Under the output (a phone), an inert panel keeps only the room of its line; it takes its
+    // share back when a character is played.
+    var INERT_HIGH = 110;
+    function inertRoom() {
+        var inert = !state.sheet;
+        if (inert === state.inert) { return; }
+        var first = state.inert === undefined;
+        state.inert = inert;
+        if (body && !body.hidden && !(first && !inert)) { fitLayout(!inert, INERT_HIGH, true); }
+    }
+
+    function drawTools() {
+        clear(parts.tools);
+        var tools = (state.sheet && state.sheet.tools) || [];
+        parts.tools.hidden = !tools.length;
+        tools.forEach(function (tool) {
+            parts.tools.appendChild(button(tool.label, function () { useTool(tool); },
+                                           {className: "dp-btn dp-tool", "data-command": tool.command}));
+        });
+    }
+
+    // A tool's line as a player types it; a frenzy test takes the difficulty in the target field.
+    function useTool(tool) {
+        var target = parts.target.value.trim();
+        var joiner = (state.sheet && state.sheet.joiner) || " vs ";
+        sendLine(tool.command + (tool.target && target ? joiner + target : ""));
+    }
+
+    function addTrait(name, specialty) {
         var pool = parts.pool.value.trim();
-        parts.pool.value = pool ? pool + "+" + name.toLowerCase() : name.toLowerCase();
+        var term = name.toLowerCase() + (specialty ? "(" + specialty + ")" : "");
+        parts.pool.value = pool ? pool + "+" + term : term;
         changed();
     }
 
@@ -225,6 +305,7 @@ let dice_panel = (function () {
     }
 
     function changed() {
+        if (state.hinted) { state.hinted = false; drawOdds(null); }  // the pool it asked for is coming
         clearTimeout(oddsTimer);
         oddsTimer = setTimeout(askOdds, 200);
     }
@@ -285,7 +366,9 @@ let dice_panel = (function () {
                 var shown = value.current + (value.max !== undefined ? "/" + value.max : "");
                 if (value.level) { shown += " " + value.level; }
                 item.appendChild(el("span", {className: "dp-tracker-value"}, shown));
-                if (value.max) {
+                if (value.max && "superficial" in value && "aggravated" in value) {
+                    item.appendChild(boxes(key, value));
+                } else if (value.max) {
                     var meter = el("meter", {min: "0", max: String(value.max), value: String(value.current),
                                              "aria-label": words(key)});
                     item.appendChild(meter);
@@ -295,6 +378,23 @@ let dice_panel = (function () {
             }
             parts.trackers.appendChild(item);
         });
+        if (state.sheet && state.sheet.impaired) {
+            parts.trackers.appendChild(el("div", {className: "dp-impaired", "data-tracker": "impaired"}, "Impaired"));
+        }
+    }
+
+    // A track's boxes as the sheet draws them: aggravated (X), then superficial (/), then
+    // whole; the numbers beside them stay the text a screen reader reads.
+    var MAX_BOXES = 30;
+    function boxes(key, value) {
+        var row = el("span", {className: "dp-boxes", "aria-hidden": "true", "data-boxes": key});
+        var total = Math.min(Number(value.max) || 0, MAX_BOXES);
+        for (var i = 0; i < total; i++) {
+            var kind = i < value.aggravated ? "aggravated" : (i < value.aggravated + value.superficial ? "superficial" : "whole");
+            row.appendChild(el("span", {className: "dp-box dp-box-" + kind, "data-box": kind},
+                               kind === "aggravated" ? "X" : (kind === "superficial" ? "/" : "")));
+        }
+        return row;
     }
 
     function drawActions() {
@@ -306,10 +406,30 @@ let dice_panel = (function () {
         state.actions.forEach(function (action) {
             var left = action.until ? Math.ceil((action.until - now) / 60000) : null;
             var label = action.label + (left ? " (" + left + " min left)" : "");
-            parts.actions.appendChild(button(label, function () { sendLine(action.command); },
+            parts.actions.appendChild(button(label, function () { useAction(action); },
                                              {className: "dp-btn dp-action", "data-command": action.command}));
         });
         if (state.actions.length) { actionTimer = setTimeout(drawActions, 30000); }
+    }
+
+    // An offer is used once: it goes at once, and the server says a moment later what the
+    // game offers now (a refused command shows no roll that would ask).
+    function useAction(action) {
+        if (action.pool) {  // answered with the pool built in the panel (its own side)
+            var pool = parts.pool.value.trim();
+            if (!pool) {
+                drawOdds({error: "Build your pool (click traits), then " + action.label + "."});
+                state.hinted = true;
+                parts.pool.focus();
+                return;
+            }
+            sendLine(action.command + " " + pool);
+        } else {
+            sendLine(action.command);
+        }
+        state.actions = state.actions.filter(function (each) { return each !== action; });
+        drawActions();
+        setTimeout(function () { if (state.sheet) { send("dice_panel", {actions: true}); } }, 1500);
     }
 
     // ------------------------------------------------------------ recent rolls
@@ -336,6 +456,45 @@ let dice_panel = (function () {
         });
     }
 
+    // ------------------------------------------------------------ result cards
+
+    // A roll shown to this player, drawn under its line in the output: every die, regular and
+    // Hunger apart, its marks as classes (criticals, messy, bestial by the outcome's key). The
+    // line above stays the record; the card is hidden from screen readers, which read the line.
+    // Classes only, no data- attributes: nothing in the output looks like the client's links.
+    function safeClass(text) {
+        return String(text).replace(/[^A-Za-z0-9_-]/g, "");
+    }
+
+    function drawCard(item) {
+        var pane = document.getElementById("messagewindow");
+        if (!pane || !item.card || !item.card.length) { return; }
+        var card = el("div", {className: "dp-card dp-card-" + safeClass(item.code), "aria-hidden": "true"});
+        item.card.forEach(function (side) {
+            var part = el("div", {className: "dp-card-side dp-outcome-" + safeClass(side.outcome.key)});
+            if (side.label) { part.appendChild(el("div", {className: "dp-card-label"}, side.label)); }
+            side.groups.forEach(function (group) {
+                var row = el("div", {className: "dp-card-group"});
+                row.appendChild(el("span", {className: "dp-card-group-label"}, group.label));
+                group.dice.forEach(function (die) {
+                    var marks = (die[1] || []).map(function (m) { return "dp-die-" + safeClass(m); });
+                    row.appendChild(el("span", {className: "dp-die " + marks.join(" ")}, Number(die[0])));
+                });
+                part.appendChild(row);
+            });
+            var verdict = el("div", {className: "dp-card-outcome dp-tone-" + side.outcome.tone});
+            // the score, unless the outcome's words start with it (a Rouse check's "1 passed, ...")
+            var said = side.score && side.outcome.label.indexOf(side.score) !== 0;
+            verdict.textContent = (said ? side.score + ": " : "") + side.outcome.label;
+            part.appendChild(verdict);
+            card.appendChild(part);
+        });
+        card.appendChild(el("div", {className: "dp-card-code"}, item.code));
+        var atBottom = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+        pane.appendChild(card);
+        if (atBottom) { pane.scrollTop = pane.scrollHeight; }
+    }
+
     // ------------------------------------------------------------ messages from the server
 
     // What the server sends, without the "options" Evennia adds to every message.
@@ -351,7 +510,14 @@ let dice_panel = (function () {
             state.sheet = null; state.vitals = null; state.actions = [];
             drawSheet(); drawTrackers(); drawActions();
         }
-        if (kwargs.sheet) { state.sheet = kwargs.sheet; drawSheet(); drawRolls(); }
+        if (kwargs.sheet) {
+            var first = !state.sheet;
+            state.sheet = kwargs.sheet; drawSheet(); drawRolls();
+            drawTrackers();
+            if (first) { drawActions(); }
+            // a change of the sheet (Willpower spent elsewhere) may end an offer
+            if (state.actions.length) { send("dice_panel", {actions: true}); }
+        }
         if (kwargs.odds) {
             if (kwargs.odds.typed === state.oddsFor) { drawOdds(kwargs.odds); }
         }
@@ -360,15 +526,19 @@ let dice_panel = (function () {
             state.rolls.push(kwargs.roll);
             state.rolls = state.rolls.slice(-MAX_ROLLS);
             drawRolls();
+            if (kwargs.roll.card) { drawCard(kwargs.roll); }
             // A roll of ours may open (or a reroll close) a system's window: ask what it offers.
             if (state.sheet && kwargs.roll.who === state.sheet.name) { send("dice_panel", {actions: true}); }
         }
         if (kwargs.actions) {
             var now = Date.now();
             state.actions = kwargs.actions.map(function (action) {
-                return {label: action.label, command: action.command,
+                return {label: action.label, command: action.command, pool: !!action.pool,
                         until: action.seconds ? now + action.seconds * 1000 : null};
             });
+            // how many answers came: the page's tests wait for the one after a roll
+            state.answers = (state.answers || 0) + 1;
+            parts.actions.setAttribute("data-answers", String(state.answers));
             drawActions();
         }
     }
@@ -426,14 +596,67 @@ let dice_panel = (function () {
         return item.config.componentName === "dicepanel" || item.contentItems.some(holdsPanel);
     }
 
-    function share(parent, dimension, percent) {
-        var others = parent.contentItems.filter(function (item) { return !holdsPanel(item); });
+    function share(parent, dimension, percent, holds) {
+        holds = holds || holdsPanel;
+        var others = parent.contentItems.filter(function (item) { return !holds(item); });
         var total = others.reduce(function (sum, item) { return sum + (item.config[dimension] || 0); }, 0) || 1;
+        // output read to its end stays at its end when its pane changes size
+        var pane = document.getElementById("messagewindow");
+        var atEnd = pane && pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
         parent.contentItems.forEach(function (item) {
-            item.config[dimension] = holdsPanel(item) ? percent
+            item.config[dimension] = holds(item) ? percent
                 : (item.config[dimension] || 0) / total * (100 - percent);
         });
         parent.callDownwards("setSize");
+        if (atEnd) { pane.scrollTop = pane.scrollHeight; }
+    }
+
+    // ------------------------------------------------------------ the input line on a phone
+
+    // Evennia gives its input pane a fifth of the window: 144 px of a phone's 844 for one line.
+    // On a narrow window it gets one line (and its tab), and grows with what is typed into it,
+    // up to five lines, back to one once sent.
+    function holdsInput(item) {
+        return item.config.componentName === "input" || item.contentItems.some(holdsInput);
+    }
+
+    function inputSlot() {
+        var layout = window.plugins["goldenlayout"] && window.plugins["goldenlayout"].getGL();
+        if (!layout || !layout.root) { return null; }
+        var inputs = layout.root.getItemsByType("component").filter(function (item) {
+            return item.config.componentName === "input"; });
+        var slot = inputs.length ? inputs[inputs.length - 1] : null;
+        while (slot && slot.parent && slot.parent.type !== "column") { slot = slot.parent; }
+        return slot && slot.parent ? slot : null;
+    }
+
+    // The lines the typed text takes (1 to 5): the field fills its pane, so its scroll height
+    // says how tall the pane is, not the text; measured with the field shrunk for a moment.
+    function typedLines(field, line) {
+        if (!field.value) { return 1; }
+        var kept = field.style.height;
+        field.style.height = "0px";
+        var high = field.scrollHeight;
+        field.style.height = kept;
+        var style = window.getComputedStyle(field);
+        var padding = parseFloat(style.paddingTop || 0) + parseFloat(style.paddingBottom || 0);
+        return Math.min(5, Math.max(1, Math.ceil((high - padding - 1) / line)));
+    }
+
+    function fitInput() {
+        if (window.innerWidth >= 700) { return; }
+        var slot = inputSlot();
+        var field = document.querySelector("textarea.inputfield");
+        if (!slot || !field || !slot.parent.element) { return; }
+        var line = parseFloat(window.getComputedStyle(field).lineHeight) || 20;
+        var header = (slot.layoutManager.config.dimensions || {}).headerHeight || 20;
+        var style = window.getComputedStyle(field);
+        var chrome = ["paddingTop", "paddingBottom", "borderTopWidth", "borderBottomWidth"].reduce(function (sum, key) {
+            return sum + (parseFloat(style[key]) || 0); }, 0);
+        var pixels = header + Math.ceil(typedLines(field, line) * line + chrome + 4);
+        var percent = pixels / Math.max(slot.parent.element.height(), 1) * 100;
+        if (Math.abs((slot.config.height || 0) - percent) < 0.5) { return; }
+        try { share(slot.parent, "height", percent, holdsInput); } catch (err) { /* a rearranged layout */ }
     }
 
     // The panel beside the output on a wide window, under it on a narrow one (a phone).
@@ -456,7 +679,9 @@ let dice_panel = (function () {
         if (column && column.type === "column") {
             var index = column.contentItems.length > 1 ? column.contentItems.length - 1 : column.contentItems.length;
             column.addChild(config, index);
-            share(column, "height", 45);
+            share(column, "height", narrow ? 58 : 45);
+            if (!state.sheet) { state.inert = undefined; state.shrunk = false; inertRoom(); }
+            if (narrow) { setTimeout(fitInput, 0); }
         } else if (layout.root.contentItems.length) {
             layout.root.contentItems[0].addChild(config);
         }
@@ -469,6 +694,15 @@ let dice_panel = (function () {
         window.Evennia.emitter.on("char_vitals", onVitals);
         registerComponent();
         $(window).on("resize", widthChanged);
+        $(window).on("resize", placed);
+        // typed into, and sent (the client empties the field on Enter, after this listener)
+        ["input", "keyup", "keydown"].forEach(function (name) {
+            document.addEventListener(name, function (evnt) {
+                if (evnt.target && evnt.target.classList && evnt.target.classList.contains("inputfield")) {
+                    setTimeout(fitInput, 0);
+                }
+            });
+        });
     };
 
     // On load: the width as soon as the websocket is open (Evennia's client gives plugins no
@@ -495,6 +729,8 @@ let dice_panel = (function () {
 
     var onConnectionClose = function () {
         state.width = null;
+        state.sheet = null; state.vitals = null; state.actions = [];
+        drawSheet(); drawTrackers(); drawActions();
     };
 
     return {
