@@ -134,7 +134,7 @@ After any roll, +willpower rerolls up to three regular dice and
         tools = [{"label": "Rouse check", "command": "+rouse"}]
         values = character.sheet_values
         try:
-            v5_humanity._check_remorse(values["humanity"], values["stains"])  # +remorse's own refusals
+            v5_humanity.check_remorse(values["humanity"], values["stains"])  # +remorse's own refusals
             tools.append({"label": "Remorse test", "command": "+remorse"})
         except DiceError:
             pass

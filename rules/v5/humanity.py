@@ -95,7 +95,9 @@ def remorse_pool(humanity, stains):
     return max(1, MAX_HUMANITY - humanity - stains)
 
 
-def _check_remorse(humanity, stains):
+def check_remorse(humanity, stains):
+    """The Remorse test's pool when one is due; DiceError saying why when none is (no Stains,
+    or Humanity 0)."""
     pool = remorse_pool(humanity, stains)
     if stains == 0:
         raise DiceError("No Stains: no Remorse test is needed.")
@@ -106,7 +108,7 @@ def _check_remorse(humanity, stains):
 
 def evaluate_remorse(faces, humanity, stains):
     """A Remorse test with explicit faces (exactly the pool's dice)."""
-    pool = _check_remorse(humanity, stains)
+    pool = check_remorse(humanity, stains)
     faces = tuple(faces)
     if len(faces) != pool:
         raise DiceError(f"A Remorse test at Humanity {humanity} with {stains} Stains rolls {pool} dice.")
@@ -121,7 +123,7 @@ def evaluate_remorse(faces, humanity, stains):
 
 
 def roll_remorse(humanity, stains, rng=None):
-    pool = _check_remorse(humanity, stains)
+    pool = check_remorse(humanity, stains)
     return evaluate_remorse(roll_faces(pool, rng), humanity, stains)
 
 
