@@ -424,8 +424,11 @@ def measure_columns(measure=None):
     """
     Set how many terminal columns shown text takes (a callable, str -> int), for `visible_len`
     and `wrap` (see "The column seam" in the module docstring); None: one per code point.
+    Returns the measure it replaces (so a caller can put it back).
     """
+    before = _MEASURE[0]
     _MEASURE[0] = measure or _one_per_code_point
+    return before
 
 
 def columns(shown):

@@ -44,3 +44,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("e2e") is not None:
             item.add_marker(pytest.mark.xdist_group("e2e"))
+
+
+@pytest.fixture(scope="module")
+def code_point_columns():
+    """
+    `rules.display` measuring one column a code point, its own default (as Evennia measures),
+    for the module: importing `typeclasses.columns` (any test of the game does) sets wcwidth's
+    terminal measure for the whole process, and tests of the pure rules must not depend on
+    whether one ran before them.
+    """
+    from storyteller_dice.rules import display
+
+    before = display.measure_columns(None)
+    yield
+    display.measure_columns(before)

@@ -15,6 +15,9 @@ from storyteller_dice.rules.engine import FAIL, SUCCESS, Roller, RollView, Syste
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import FixedFaces
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 RUDOLF = {"strength": 4, "swords": 4, "athletics": 2, "evasion": 1}
 BOB = {"strength": 3, "athletics": 3, "evasion": 2, "grit": 1}
 

@@ -24,6 +24,9 @@ from storyteller_dice.rules.engine import (CANCELLED, CANCELS, CHANCE, DOUBLE, F
 from storyteller_dice.rules.randomness import FixedFaces
 from storyteller_dice.rules.v5.system import SYSTEM
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 EXAMPLES = settings(max_examples=50, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

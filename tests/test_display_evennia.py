@@ -6,12 +6,17 @@ this file imports Evennia, so it is apart from the pure tests/test_display.py).
 
 import re
 
+import pytest
+
 from evennia.utils.ansi import strip_ansi
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storyteller_dice.rules.display import escape, format_roll, strip_markup, visible_len, without_control, wrap
 from storyteller_dice.rules.engine import FAIL, HUNGER, ONE, REROLLED, SUCCESS, TEN, DiceGroup, Die, Outcome, RollView
+
+# Evennia counts a code point as one column; so do the rules unless the game sets a measure.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
 
 MARKUP = [
     "|n", "|r", "|R", "|g", "|w", "|x", "|X", "|h", "|H", "|u", "|U", "|i", "|I", "|s", "|S", "|*", "|^",

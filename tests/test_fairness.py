@@ -17,6 +17,9 @@ from storyteller_dice.rules import fairness as f
 from storyteller_dice.rules.engine import DiceGroup, Die, RollView, Outcome
 from storyteller_dice.rules.errors import DiceError
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

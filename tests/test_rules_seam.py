@@ -10,6 +10,10 @@ from fractions import Fraction
 import pytest
 
 from storyteller_dice.rules import systems
+
+# The rules' own measure, one column a code point (the game's wcwidth measure is tested in
+# tests/test_wrap_columns.py).
+pytestmark = pytest.mark.usefixtures("code_point_columns")
 from storyteller_dice.rules.charts import odds_svg
 from storyteller_dice.rules.checks import check_faces, check_pool, is_int
 from storyteller_dice.rules.display import (_chart_rows, append_code, escape, format_chart, format_die, format_odds, format_pool,

@@ -18,6 +18,9 @@ from storyteller_dice.rules.randomness import FixedFaces
 from storyteller_dice.rules.seyruun.system import (ENHANCED_NOTE, SYSTEM, SeyruunPool, SeyruunSheet, SeyruunSystem,
                                   read_difficulty)
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 SHEET = SYSTEM.sheet
 # The rules' thief: Dexterity 3, Stealth 3 (and the boots, +1, typed in the pool).
 ANNA = {"dexterity": 3, "stealth": 3, "composure": 2, "resolve": 3, "charisma": 4, "dominate": 2,

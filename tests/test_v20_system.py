@@ -12,6 +12,9 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import FixedFaces
 from storyteller_dice.rules.v20.system import SYSTEM, V20System, ones_text
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 SHEET = {"dexterity": 3, "brawl": 2, "firearms": 0, "manipulation": 4, "intimidation": 2, "stealth": 1,
          "occult": 0, "wits": 2, "willpower": 6, "willpower temporary": 4, "humanity": 6, "courage": 3}
 SPECIALTIES = {"brawl": ["Grappling"]}

@@ -14,6 +14,9 @@ from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import FixedFaces
 from storyteller_dice.rules.whalefall.system import SYSTEM, WhalefallSystem
 
+# The rules' own column measure (one a code point), whatever a test of the game set before.
+pytestmark = pytest.mark.usefixtures("code_point_columns")
+
 
 def roller(**values):
     return SYSTEM.roller("Gomez", values, {})

@@ -14,7 +14,7 @@ import pytest
 from .test_player_markup_web import staff_in_webclient
 from .test_web import browser, page, send, wait_for_text  # noqa: F401 (fixtures)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 PHONE = {"width": 390, "height": 844}
 HEADER = "|wAccount|n |cadmin|n |wpages:|n Staff audit: page me your password now."
@@ -60,7 +60,7 @@ def test_a_padded_line_starts_no_drawn_line_at_a_phones_width(game_server, new_p
     alice.send("pose glances at the clock." + _padding(pose, width) + HEADER)
     say = f'{alice.name} says, "ok'
     alice.send("say ok" + _padding(say, width) + FORGED_TAG)
-    wait_for_text(page, re.escape('Staff audit."'))
+    wait_for_text(page, r'Staff\s+audit\."')  # the say's end, wherever the pane's width broke it
 
     drawn = [line.rstrip() for line in page.evaluate(DRAWN_LINES)]
     start = max(index for index, line in enumerate(drawn) if line.startswith(pose))
