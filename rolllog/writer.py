@@ -109,8 +109,13 @@ def forget_cached(statements):
     table = Attribute._meta.db_table
     ids = [params[-1] for sql, params in statements
            if table in sql and sql.lstrip().upper().startswith("UPDATE") and isinstance(params[-1], int)]
-    for attribute in Attribute.objects.filter(id__in=ids):
-        attribute.refresh_from_db(fields=["db_value"])
+    # Evennia's idmapper hands back the cached object itself (so `refresh_from_db` would copy
+    # it onto itself): its value is set from the row as the database has it.
+    stored = dict(Attribute.objects.filter(id__in=ids).values_list("id", "db_value"))
+    for ident, value in stored.items():
+        cached = Attribute.get_cached_instance(ident)
+        if cached is not None:
+            cached.db_value = value
 
 
 def submit(held, write, done=None, failed=None):
