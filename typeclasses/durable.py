@@ -24,10 +24,20 @@ and everyone else's keep their order, and a power cut can only undo what nobody 
 Writes are counted by every database connection's statements and commits (`wrote`), from any
 thread; messages are held only on the reactor's thread.
 
+**The writer.** The same barrier holds what is sent behind the roll log's writer thread
+(`DICE_GROUP_COMMIT`, on by default; its design: `rolllog/writer.py`): a record is queued
+(`Barrier.submit`, a `Job`), and the thread's next run commits every job queued since its last
+one in one transaction (`commit_jobs`) before it syncs; a job's command's sends are tagged
+with it and dropped if it fails; a session's next line waits for its command's jobs
+(`end_command`); the queue is drained before the Server stops (`_drain`). With the writer on,
+the barrier is installed whatever `SYNC_BEFORE_SENDING` says (under FULL or ON it holds sends
+only behind the writer's commits; the game's own commits sync themselves).
+
 Only with the opt-in bundle (`DICE_HARDEN_GAME`, `typeclasses.hardening`, which installs it at
-`at_server_init`) and `SYNC_BEFORE_SENDING` on (the game's settings), for a SQLite file or
-PostgreSQL; the in-process tests (a database in memory, no Portal) never hold anything. Without
-them the database commits as the game configured it.
+`at_server_init`) and `SYNC_BEFORE_SENDING` or the writer on (the game's settings), for a
+SQLite file or PostgreSQL; the in-process tests (a database in memory, no Portal) never hold
+anything unless a test installs a barrier itself. Without them the database commits as the
+game configured it, on the game's thread.
 """
 
 import functools
@@ -232,6 +242,31 @@ class Job:
 _WRITER = threading.local()  # on in the writer's commit: its statements are not the game's writes
 
 
+class Stats:
+    """What the writer did, for the log at the Server's stop: its groups and how long each
+    held the database's write lock (its transaction, BEGIN to COMMIT, without the sync)."""
+
+    def __init__(self):
+        self.groups = self.jobs = 0
+        self.seconds = self.longest = 0.0
+
+    def add(self, jobs, seconds):
+        self.groups += 1
+        self.jobs += jobs
+        self.seconds += seconds
+        self.longest = max(self.longest, seconds)
+
+    def line(self):
+        if not self.groups:
+            return "storyteller_dice: the writer stored nothing."
+        return (f"storyteller_dice: the writer stored {self.jobs} records in {self.groups} group commits "
+                f"({self.jobs / self.groups:.1f} a group); its transactions took "
+                f"{1000 * self.seconds / self.groups:.2f} ms on average, {1000 * self.longest:.2f} ms at most.")
+
+
+STATS = Stats()
+
+
 def commit_jobs(jobs):
     """
     In the writer thread: every job's `write()` in one transaction on the thread's own
@@ -248,9 +283,11 @@ def commit_jobs(jobs):
         connection = connections["default"]
         try:
             _prepare_writer(connection)
+            began = time.perf_counter()
             with transaction.atomic():
                 for job in jobs:
                     job.write()
+            STATS.add(len(jobs), time.perf_counter() - began)
         except Exception:  # noqa: BLE001 - tried again one by one, where each error is kept
             connection.close_if_unusable_or_obsolete()
         else:
@@ -485,11 +522,24 @@ def install():
                             commit=commit_jobs if group else None))
     if group:
         logger.log_info("storyteller_dice: rolls are stored by the writer thread, in group commits.")
+        connection_created.connect(_begin_immediate, dispatch_uid="storyteller_begin_immediate")
+        _begin_immediate(None, connections["default"])
     if sending:
         connection_created.connect(_connection_created, dispatch_uid="storyteller_durable")
         _count_writes(connections["default"])  # this thread's, open already
     for name in ("send_MsgServer2Portal", "send_AdminServer2Portal"):
         _hold_method(AMPServerClientProtocol, name)
+
+
+def _begin_immediate(sender, connection, **kwargs):
+    """
+    SQLite, with the writer: every connection's transactions take the write lock at BEGIN.
+    A deferred transaction that reads, then writes (Django's many-to-many `add`, as Evennia
+    makes a new Attribute) fails at once, without waiting, when another connection (the
+    writer's) committed in between; one that begins IMMEDIATE waits for the lock instead.
+    """
+    if connection.vendor == "sqlite" and connection.alias == "default":
+        connection.transaction_mode = "IMMEDIATE"  # (set again at each connect: this signal)
 
 
 def _nothing():
@@ -504,6 +554,8 @@ def _drain(log):
     database that does not answer holds the stop for `DRAIN_SECONDS` at most)."""
     from twisted.internet import reactor
 
+    from evennia.utils import logger
+
     held = barrier()
     if held is None:
         return None
@@ -511,6 +563,7 @@ def _drain(log):
     waiting.addTimeout(DRAIN_SECONDS, reactor)
     waiting.addErrback(lambda failure: log(f"durable: stopping before the writer was done: "
                                            f"{failure.getErrorMessage()}"))
+    waiting.addBoth(lambda _result: logger.log_info(STATS.line()))
     return waiting
 
 
