@@ -199,3 +199,57 @@ def test_the_sessions_turn_and_the_servers_stop_wait_for_the_commit():
     assert done == ["stored", "next line", "stopped"]
     assert held.end_command() == []  # a command that stored nothing does not hold its turn
     assert held.drained().called
+
+
+class Table(Game):
+    def setUp(self):
+        super().setUp()
+        self.char2.set_trait("composure", 2)
+        self.char2.set_trait("resolve", 3)
+        self.char1.set_trait("hunger", 2)
+
+
+@pytest.fixture
+def table():
+    test = Table("run")
+    test.setUp()
+    test.char1.set_trait("athletics", 2)
+    yield test
+    test.tearDown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_command_that_stores_goes_through_the_writer(writer, table):
+    """A check, a contest and its answer, teamwork, +rouse and a staff action: each one's record
+    is queued, not written on the game's thread, and written by the writer's commit."""
+    import random
+
+    from storyteller_dice.commands.rolls import CmdCheck
+    from storyteller_dice.commands.v5.contest import CmdContest
+    from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
+    from storyteller_dice.commands.v5.teamwork import CmdTeamwork
+    from storyteller_dice.rolllog.models import RollEntry
+    from storyteller_dice.rules.randomness import seeded
+
+    _held, syncs, _logged, _commits = writer
+    char1, char2 = table.char1, table.char2
+    steps = [
+        (CmdCheck, "5 vs 2", char1, "check"),
+        (CmdContest, "dex+athletics vs Char2", char1, None),  # a challenge: nothing stored
+        (CmdContest, "/answer com+res", char2, "contest"),
+        (CmdTeamwork, "dex+athletics vs 3", char1, None),
+        (CmdTeamwork, "/join Char=com+res", char2, None),
+        (CmdTeamwork, "/roll", char1, "teamwork"),
+        (CmdRouse, "", char1, "rouse"),
+        (CmdHunger, " Char2=3", char1, "hunger"),
+    ]
+    with seeded(random.Random(7)):
+        for cmd, args, caller, kind in steps:
+            before = RollEntry.objects.count()
+            table.call(cmd(), args, caller=caller)
+            assert RollEntry.objects.count() == before, f"{cmd.key} {args} wrote on the game's thread"
+            if kind is None:
+                assert syncs.waiting == [], f"{cmd.key} {args} queued something"
+                continue
+            syncs.finish()
+            assert RollEntry.objects.count() == before + 1 and RollEntry.objects.latest("id").kind == kind
