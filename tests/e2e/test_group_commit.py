@@ -6,7 +6,8 @@ End to end, over telnet: a roll's record is written by the writer thread in grou
   by the test: no line goes out, the record is not there, the player's next line waits);
 - a player's own commands are answered in the order typed (a `+roll` then a `say` reach
   another player in that order, with the room busy);
-- nothing anyone was told is lost when the Server is killed right after the line went out.
+- nothing anyone was told is lost when the Server is killed right after the line went out;
+  a reload stores and sends what the writer holds before the Server stops.
 
 On SQLite with `synchronous=FULL`, and on PostgreSQL with `synchronous_commit=on` (run under
 scripts/with_postgres.sh).
@@ -98,6 +99,27 @@ def test_a_players_roll_and_say_reach_the_others_in_the_order_typed(game_server,
             assert seen.index(roll) < seen.index(say), f"{say} before {roll}"
             if round_ < 2:  # and the player's next roll after their say
                 assert seen.index(say) < seen.index(f"r{token}-{round_ + 1}-{index}")
+
+
+def test_a_reload_first_stores_and_sends_what_the_writer_holds(game_server, new_player, superuser_client,
+                                                               hold_file):
+    alice = new_player()
+    superuser_client.read_available()
+    hold_file.touch()
+    try:
+        alice.send("+roll 2 # across the reload")
+        time.sleep(0.5)
+        superuser_client.send("@reload")  # the Server stops only once the writer is drained
+        time.sleep(1.5)
+        assert "[code " not in alice.read_available(0.5)
+    finally:
+        hold_file.unlink()
+    code = CODE.search(alice.read_until(CODE, timeout=30)).group(1)
+    superuser_client.read_until("Server restarted", timeout=120)
+    alice.read_available(1.0)
+    alice.send(f"+roll/verify {code}")
+    verified = alice.read_until(f"[code {code}]", timeout=20)
+    assert "Typed: +roll 2 # across the reload" in verified
 
 
 def test_a_roll_someone_was_told_survives_the_server_being_killed(game_server, new_player):
