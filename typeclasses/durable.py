@@ -71,7 +71,6 @@ class Barrier:
         self.commit = commit
         self.queue = []  # jobs submitted since the last commit started (`submit`)
         self.batch = []  # the jobs of the sync in flight
-        self.finished = []  # jobs committed (or failed) whose command's sends are not yet out
         self.tags = []  # the jobs of the command running now: its sends go (or are dropped) with them
         self.idle = []  # Deferreds fired once nothing is queued, in flight or held (`drained`)
         self.writes = 1  # writes made so far (statements and commits); 1: those before it was made
