@@ -253,3 +253,42 @@ def test_every_command_that_stores_goes_through_the_writer(writer, table):
                 continue
             syncs.finish()
             assert RollEntry.objects.count() == before + 1 and RollEntry.objects.latest("id").kind == kind
+
+
+def test_a_sessions_next_line_waits_for_its_commands_record(monkeypatch):
+    """The input filter's turn (typeclasses/serversession.py): a line whose command queued a
+    record is the session's last until the record is committed; then the next runs."""
+    from unittest.mock import MagicMock
+
+    from storyteller_dice.typeclasses.serversession import ServerSession
+
+    syncs = Syncs()
+    held = durable.Barrier(lambda: None, syncs, log=print, commit=lambda jobs: [
+        setattr(job, "committed", True) for job in jobs])
+    monkeypatch.setattr(durable, "_BARRIER", [held])
+    monkeypatch.setattr("twisted.internet.reactor.callLater", lambda delay, function, *args: None)
+    held.send(lambda: None)
+    syncs.finish()
+    ran, later = [], []
+
+    def command(session, **kwargs):
+        line = kwargs["text"][0][0]
+        ran.append(line)
+        if line.startswith("+roll"):
+            held.submit(durable.Job(lambda: None))
+
+    session = ServerSession()
+    session.sessionhandler = MagicMock()
+    session.sessionhandler.call_inputfuncs.side_effect = command
+    session.call_later = lambda delay, function: later.append(function)
+
+    session.data_in(text=(["+roll 3"], {}))
+    session.data_in(text=(["say after"], {}))
+    assert ran == ["+roll 3"] and later == []  # the say waits for the roll's commit
+    syncs.finish()
+    assert len(later) == 1
+    later.pop()()  # the reactor's next turn
+    assert ran == ["+roll 3", "say after"]
+    later.pop()()
+    session.data_in(text=(["say again"], {}))  # nothing stored: the turn passes at once
+    assert ran == ["+roll 3", "say after", "say again"] and len(later) == 1
