@@ -22,8 +22,12 @@ flight are written together in the next one (one transaction, one sync for all o
   transactions begin `IMMEDIATE` (they take the write lock at once, and wait for it rather
   than fail) and commit with `synchronous=NORMAL`, the log being synced after the commit, the
   lock let go: Evennia's own writes on the game's thread (Attributes, logins) wait on the lock
-  for the group's statements only (about 1 to 3 ms), never for the disk, and SQLite's busy
-  timeout (5 s) is far above that. On PostgreSQL the writer's commits wait for the server's
+  for the group's statements only, never for the disk, and SQLite's busy timeout (5 s) is far
+  above that (measured: the writer's transactions took 3.2 ms on average and 10 ms at most,
+  1.7 rolls a group, 24 rolls typed at once by 8 players with `synchronous=FULL`, on the
+  shared 2-core machine at load 3; the Server logs the figures at its stop). Every SQLite
+  connection of the game begins its transactions `IMMEDIATE` too (`durable._begin_immediate`):
+  one that read, then wrote, would fail at once, not wait, had the writer committed between. On PostgreSQL the writer's commits wait for the server's
   log (`synchronous_commit` on for its connection), whatever the game's do. If the group's
   transaction fails, each job is tried again alone, so that one bad record (a character
   deleted meanwhile: a foreign key checked at the commit) fails alone.
