@@ -28,10 +28,10 @@ flight are written together in the next one (one transaction, one sync for all o
   shared 2-core machine at load 3; with 50 players in a closed loop, 21 ms on average and
   398 ms at most, the writer waiting for the interpreter lock between its statements while
   the game's thread is busy: docs/performance.md; the Server logs the figures at its stop).
-  Every SQLite
-  connection of the game begins its transactions `IMMEDIATE` too (`durable._begin_immediate`):
-  one that read, then wrote, would fail at once, not wait, had the writer committed between. On PostgreSQL the writer's commits wait for the server's
-  log (`synchronous_commit` on for its connection), whatever the game's do. If the group's
+  Every SQLite connection of the game begins its transactions `IMMEDIATE` too
+  (`durable._begin_immediate`): one that read, then wrote, would fail at once, not wait, had
+  the writer committed between. On PostgreSQL the writer's commits wait for the server's log
+  (`synchronous_commit` on for its connection), whatever the game's do. If the group's
   transaction fails, each job is tried again alone, so that one bad record (a character
   deleted meanwhile: a foreign key checked at the commit) fails alone.
 - **Nobody is told before the roll is durable.** Everything the Server sends the Portal passes
