@@ -464,12 +464,15 @@ async def measure(server, args, count, system):
             # +willpower window's Attribute, an insert of its own), which every later one updates.
             await closed_loop(clients, "roll", WARM_UP_PHASE, 1, limits, meter)
         loop_tallies = {}
+        each_pass = []  # [[tally of each command] for each pass]: the passes one by one too
         phase = 0
         for _ in range(args.passes):  # in turn, so a change of the machine's load hits each alike
+            each_pass.append([])
             for name in args.commands:
                 tally = await closed_loop(clients, name, phase, args.rounds, limits, meter)
                 phase += 1
                 progress(f"{system}: {tally.label}: {tally.seconds:.1f} s")
+                each_pass[-1].append(tally)
                 loop_tallies[name] = loop_tallies[name].merged(tally) if name in loop_tallies else tally
         loop_tallies = list(loop_tallies.values())
         wave_tallies = []
@@ -479,7 +482,7 @@ async def measure(server, args, count, system):
             for offset, name in enumerate(scene, start=1):
                 wave_tallies += await waves(clients, SCENE[name][1], phase + offset, args.rounds, limits, meter)
                 progress(f"{system}: {name} waves done")
-        return loop_tallies, wave_tallies
+        return loop_tallies, wave_tallies, each_pass
     finally:
         for client in clients:
             await client.close()
@@ -527,11 +530,12 @@ def run_one(args, count, system):
         progress(f"{system}: starting a server for {count} players in {run_dir}")
         server.start()
         since = log_sizes(server)
-        loop_tallies, wave_tallies = asyncio.run(measure(server, args, count, system))
+        loop_tallies, wave_tallies, each_pass = asyncio.run(measure(server, args, count, system))
         alarms = log_alarms(server, since)
         measured = not alarms
     finally:
         stop_server(server, system)
+        writer = writer_line(server)
         if measured:
             shutil.rmtree(run_dir, ignore_errors=True)  # a success leaves nothing behind
         else:
@@ -540,9 +544,20 @@ def run_one(args, count, system):
         "system": system, "clients": count, "rounds": args.rounds, "passes": args.passes, "widths": args.widths or [80],
         "database": "PostgreSQL" if on_throwaway_postgres() else "SQLite",
         "closed_loop": with_ratios([t.summary() for t in loop_tallies], CLOSED_LOOP["say"][0]),
+        "closed_loop_passes": ([with_ratios([t.summary() for t in tallies], CLOSED_LOOP["say"][0])
+                                for tallies in each_pass] if len(each_pass) > 1 else []),
         "waves": with_ratios([t.summary() for t in wave_tallies], ROLL_WAVE[0].label),
+        "writer": writer,
         "log_alarms": alarms,
     }
+
+
+def writer_line(server):
+    """What the Server logged at its stop of the roll writer's group commits (or None)."""
+    path = server.log_dir / "server.log"
+    text = path.read_text(errors="replace") if path.exists() else ""
+    found = [line for line in text.splitlines() if "storyteller_dice: the writer stored" in line]
+    return found[-1].split("storyteller_dice: ", 1)[1] if found else None
 
 
 RATIO_KEYS = ("answered_per_s", "p50_ms", "p99_ms", "server_cpu_ms")
@@ -575,8 +590,11 @@ def format_table(result):
     head = (f"### {result['system']}, {result['clients']} clients, {rounds}, "
             f"{result['database']}, {widths} columns, commit {result.get('commit', '?')}")
     lines = [head]
-    for key, title in (("closed_loop", "closed loop, ratios to `say`"), ("waves", "waves, ratios to a `+roll` wave")):
-        rows = result[key]
+    tables = [("closed loop, ratios to `say`", result["closed_loop"])]
+    tables += [(f"closed loop, pass {number} alone", rows)
+               for number, rows in enumerate(result.get("closed_loop_passes") or [], start=1)]
+    tables.append(("waves, ratios to a `+roll` wave", result["waves"]))
+    for title, rows in tables:
         if not rows:
             continue
         lines += ["", f"{title}:", "",
@@ -590,6 +608,8 @@ def format_table(result):
                 f"| {_num(ratio['answered_per_s'], '.2f')} | {_num(ratio['p50_ms'], '.2f')} "
                 f"| {_num(ratio['p99_ms'], '.2f')} | {_num(ratio['server_cpu_ms'], '.2f')} "
                 f"| {row['unanswered']} of {row['sent']}{not_sent(row)} |")
+    if result.get("writer"):
+        lines.append(f"\nThe Server at its stop: {result['writer']}")
     for alarm in result.get("log_alarms", []):
         lines.append(f"\nIn the game's logs: {alarm}")
     return "\n".join(lines)

@@ -76,7 +76,7 @@ from storyteller_dice.rules.display import append_code
 from storyteller_dice.rules.engine import RollView
 from storyteller_dice.typeclasses.audience import distinct
 
-from . import codes, counting, listing
+from . import codes, counting, listing, writer
 from .access import account_of as _account_of, is_staff, own_character_ids  # noqa: F401 - the interface
 from .fairness import add_to_tally, face_rows
 from .counting import inserted_first, insert_object, insert_rows
@@ -254,13 +254,16 @@ def store_roll(caller, record, private=False, receivers=(), shared_with=(), text
     if shared:
         fields["details"]["shared_with"] = [_name(obj) for obj in shared]
     listeners = [obj for obj in distinct(receivers) if _saw_it(obj, caller, room)]
+    held = writer.writer()
     entry = RollEntry(
-        parent=_resolve_parent(record.get("parent")),
+        parent=None if held else _resolve_parent(record.get("parent")),
         **_people_and_place(caller, _account_of(caller), record.get("subject"), room),
         private=bool(private),
         receiver_names=[_name(obj) for obj in listeners],
         **fields,
     )
+    if held is not None:
+        return _store_by_writer(held, caller, entry, text, listeners, keep, record.get("parent"))
     return _store(entry, text, listeners, keep)
 
 
@@ -306,6 +309,13 @@ def _store(entry, text, listeners, keep=None):
     is tried again (`_with_fresh_code`).
     """
 
+    write, by_row = _writing(entry, listeners, keep)
+    return _with_fresh_code(entry, text, write, alone=not by_row)
+
+
+def _writing(entry, listeners, keep):
+    """(write(entry): the entry, its receivers, its counts and `keep`, as `_store` describes;
+    whether the entry's receivers and participants are rows of their own)."""
     shown = [obj.id for obj in listeners if getattr(obj, "id", None)]
     by_row = listing.needs_participants(entry)
     entry.receiver_ids = None if by_row else shown
@@ -325,7 +335,41 @@ def _store(entry, text, listeners, keep=None):
             if keep is not None:
                 keep(entry)
 
-    return _with_fresh_code(entry, text, write, alone=not by_row)
+    return write, by_row
+
+
+def _store_by_writer(held, caller, entry, text, listeners, keep, parent):
+    """
+    `_store` by the writer thread (`rolllog.writer`): the entry gets its code and text here,
+    `keep` runs here (its statements captured, to run in the entry's transaction), and the
+    entry, its counts and those statements are queued; what the command sends from now waits
+    for their commit. Returns the entry, its id given once it is written.
+    """
+    entry.code = codes.new_code()
+    entry.text = with_code(text, entry.code) if text else ""
+    statements = []
+    if keep is not None:
+        with writer.capturing() as statements:
+            keep(entry)
+
+    def kept(entry):
+        writer.replay(statements, counting.execute)
+
+    write, _by_row = _writing(entry, listeners, kept)
+
+    def in_thread():
+        entry.pk = None  # a group that failed is tried again job by job
+        # The roll this one changes, found by its code in the writer's own transaction: it
+        # may have been written in the same group, or not at all.
+        entry.parent = _resolve_parent(getattr(parent, "code", parent))
+        write(entry)
+
+    def failed(error):
+        writer.forget_cached(statements)
+        writer.tell_not_stored(caller)
+
+    writer.submit(held, in_thread, failed=failed)
+    return entry
 
 
 def kept_with_roll(connection, sql, params):
@@ -333,8 +377,13 @@ def kept_with_roll(connection, sql, params):
     Run a statement that writes state kept with a roll (a `store_roll` `keep`, such as
     `commands.pending.save`): at once, or, inside a roll's write on PostgreSQL, held for the
     roll's one execute (`counting.execute`), so the state and the roll are one transaction
-    and one round trip.
+    and one round trip; or, when the roll goes to the writer thread, captured to run in the
+    roll's transaction there (`rolllog.writer`).
     """
+    statements = writer.captured()
+    if statements is not None:
+        statements.append((sql, list(params)))
+        return
     counting.execute(connection, sql, params)
 
 
@@ -457,10 +506,11 @@ def record_action(actor, subject, kind, description, command="", private=True, r
             listeners.append(obj)
     account = _account_of(actor)
     room = room if room is not None else getattr(actor, "location", None)
+    held = writer.writer()
     entry = RollEntry(
         kind=str(kind or "action")[:32],
         action=True,
-        parent=_resolve_parent(parent),
+        parent=None if held else _resolve_parent(parent),
         **_people_and_place(actor, account, subject, room),
         system=str(getattr(settings, "DICE_SYSTEM", "v5"))[:16],
         command=str(command or ""),
@@ -469,7 +519,28 @@ def record_action(actor, subject, kind, description, command="", private=True, r
         receiver_names=[_name(obj) for obj in listeners],
         details={k: _jsonable(v) for k, v in dict(details or {}).items()},
     )
+    if held is not None:
+        return _save_by_writer(held, actor, entry, text, listeners, parent)
     return _save_with_code(entry, text, listeners)
+
+
+def _save_by_writer(held, actor, entry, text, receivers, parent):
+    """`_save_with_code` by the writer thread (see `_store_by_writer`)."""
+    entry.code = codes.new_code()
+    entry.text = with_code(text, entry.code) if text else ""
+
+    def in_thread():
+        entry.pk = None
+        entry._state.adding = True
+        entry.parent = _resolve_parent(getattr(parent, "code", parent))
+        entry.save()
+        if receivers:
+            entry.receivers.set(receivers)
+
+    writer.submit(held, in_thread, failed=lambda error: writer.tell_not_stored(
+        actor, "|rThe roll log could not store that, so it is not on the record and nobody else was told. "
+        "Please tell staff.|n"))
+    return entry
 
 
 # ------------------------------------------------------------------------------ finding

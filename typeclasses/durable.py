@@ -24,14 +24,26 @@ and everyone else's keep their order, and a power cut can only undo what nobody 
 Writes are counted by every database connection's statements and commits (`wrote`), from any
 thread; messages are held only on the reactor's thread.
 
+**The writer.** The same barrier holds what is sent behind the roll log's writer thread
+(`DICE_GROUP_COMMIT`, on by default; its design: `rolllog/writer.py`): a record is queued
+(`Barrier.submit`, a `Job`), and the thread's next run commits every job queued since its last
+one in one transaction (`commit_jobs`) before it syncs; a job's command's sends are tagged
+with it and dropped if it fails; a session's next line waits for its command's jobs
+(`end_command`); the queue is drained before the Server stops (`_drain`). With the writer on,
+the barrier is installed whatever `SYNC_BEFORE_SENDING` says (under FULL or ON it holds sends
+only behind the writer's commits; the game's own commits sync themselves).
+
 Only with the opt-in bundle (`DICE_HARDEN_GAME`, `typeclasses.hardening`, which installs it at
-`at_server_init`) and `SYNC_BEFORE_SENDING` on (the game's settings), for a SQLite file or
-PostgreSQL; the in-process tests (a database in memory, no Portal) never hold anything. Without
-them the database commits as the game configured it.
+`at_server_init`) and `SYNC_BEFORE_SENDING` or the writer on (the game's settings), for a
+SQLite file or PostgreSQL; the in-process tests (a database in memory, no Portal) never hold
+anything unless a test installs a barrier itself. Without them the database commits as the
+game configured it, on the game's thread.
 """
 
 import functools
 import os
+import threading
+import time
 from collections import deque
 
 # Start order: this module is imported by the Portal too (through typeclasses.amp_batch) and
@@ -51,10 +63,16 @@ class Barrier:
         log (callable): message -> None, for a failed sync.
     """
 
-    def __init__(self, sync, defer, log=print):
+    def __init__(self, sync, defer, log=print, commit=None):
         self.sync = sync
         self.defer = defer
         self.log = log
+        # jobs -> None, run in the thread before the sync: the group commit (`commit_jobs`)
+        self.commit = commit
+        self.queue = []  # jobs submitted since the last commit started (`submit`)
+        self.batch = []  # the jobs of the sync in flight
+        self.tags = []  # the jobs of the command running now: its sends go (or are dropped) with them
+        self.idle = []  # Deferreds fired once nothing is queued, in flight or held (`drained`)
         self.writes = 1  # writes made so far (statements and commits); 1: those before it was made
         self.synced = 0  # of those, how many the finished syncs cover, as the game's thread has seen
         self.done = 0  # how many the last finished sync covers, set by its thread as it ends
@@ -64,6 +82,43 @@ class Barrier:
 
     def wrote(self):
         self.writes += 1
+
+    def submit(self, job):
+        """
+        Queue `job` (see `Job`) for the next commit, and tag what the running command sends
+        from now on with it: held until the commit covering it, dropped if it fails.
+        """
+        self.queue.append(job)
+        self.tags.append(job)
+        self.wrote()
+        self._start()
+        return job
+
+    def start_command(self):
+        """A command begins: nothing it sends belongs to an earlier command's roll."""
+        self.tags = []
+
+    def end_command(self):
+        """
+        The running command has ended: its jobs (none: an empty list). Its sends stay tagged
+        with them; the next command's are not.
+        """
+        jobs, self.tags = self.tags, []
+        return jobs
+
+    def drained(self):
+        """A Deferred fired once every submitted job is committed and every held send sent."""
+        from twisted.internet.defer import Deferred, succeed
+
+        if self._is_idle():
+            return succeed(None)
+        waiter = Deferred()
+        self.idle.append(waiter)
+        self._start()
+        return waiter
+
+    def _is_idle(self):
+        return not (self.queue or self.batch or self.held or self.syncing)
 
     def send(self, action):
         """
@@ -78,7 +133,7 @@ class Barrier:
         from twisted.internet.defer import Deferred, maybeDeferred
 
         later = Deferred()
-        self.held.append((self.writes, lambda: maybeDeferred(action).chainDeferred(later)))
+        self.held.append((self.writes, lambda: maybeDeferred(action).chainDeferred(later), tuple(self.tags)))
         self._start()
         return later
 
@@ -86,8 +141,12 @@ class Barrier:
         if self.syncing or self.synced >= self.writes:
             return
         covered = self.syncing = self.writes
+        batch, self.queue = self.queue, []
+        self.batch = batch
 
         def run():  # in the thread
+            if batch:
+                self.commit(batch)  # each job's `error` set in it, before `done` says so
             self.sync()
             # Seen by the game's thread at its next send: the Deferred's callback reaches it
             # only once the reactor has handled everything it read meanwhile (in a busy room,
@@ -111,14 +170,179 @@ class Barrier:
         self.synced = self.done
         if self.syncing and self.syncing <= self.synced:
             self.syncing = 0
+        # The jobs the finished sync committed: their commands' sends go out (or, for a job
+        # that failed, are dropped) in the loop below; then each job's own follow-up.
+        finished, self.batch = self.batch, []
         self.releasing = True
         try:
             while self.held and self.held[0][0] <= self.synced:
-                self.held.popleft()[1]()
+                _writes, action, tags = self.held.popleft()
+                if all(job.committed for job in tags):
+                    action()
         finally:
             self.releasing = False
-        if self.held:
+        for job in finished:
+            job.finish(self.log)
+        if self.held or self.queue:
             self._start()
+        if self.idle and self._is_idle():
+            waiters, self.idle = self.idle, []
+            for waiter in waiters:
+                waiter.callback(None)
+
+
+class Job:
+    """
+    A write the game hands the writer thread (`Barrier.submit`): `write()` runs there, on the
+    thread's own database connection, in the group's transaction (and again alone, in a
+    transaction of its own, if the group's failed). Back on the reactor, once the commit is
+    durable, `finish` runs `done()` (or, when it failed, `failed(error)`) and fires the
+    Deferreds of `when_done` (a session's turn waits on them).
+    """
+
+    def __init__(self, write, done=None, failed=None):
+        self.write = write
+        self.done = done
+        self.failed = failed
+        self.committed = False
+        self.error = None
+        self.waiters = []
+        self.finished = False
+
+    def when_done(self):
+        from twisted.internet.defer import Deferred, succeed
+
+        if self.finished:
+            return succeed(self)
+        waiter = Deferred()
+        self.waiters.append(waiter)
+        return waiter
+
+    def finish(self, log=print):
+        if self.finished:
+            return
+        self.finished = True
+        if not self.committed and self.error is None:
+            self.error = RuntimeError("the write was not committed")
+        try:
+            if self.committed and self.done is not None:
+                self.done()
+            elif not self.committed:
+                log(f"durable: a write was not stored: {self.error!r}")
+                if self.failed is not None:
+                    self.failed(self.error)
+        except Exception as exc:  # noqa: BLE001 - a follow-up's error must not stop the others
+            log(f"durable: after a write: {exc!r}")
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            waiter.callback(self)
+
+
+_WRITER = threading.local()  # on in the writer's commit: its statements are not the game's writes
+
+
+class Stats:
+    """What the writer did, for the log at the Server's stop: its groups and how long each
+    held the database's write lock (its transaction, BEGIN to COMMIT, without the sync)."""
+
+    def __init__(self):
+        self.groups = self.jobs = 0
+        self.seconds = self.longest = 0.0
+
+    def add(self, jobs, seconds):
+        self.groups += 1
+        self.jobs += jobs
+        self.seconds += seconds
+        self.longest = max(self.longest, seconds)
+
+    def line(self):
+        if not self.groups:
+            return "storyteller_dice: the writer stored nothing."
+        return (f"storyteller_dice: the writer stored {self.jobs} records in {self.groups} group commits "
+                f"({self.jobs / self.groups:.1f} a group); its transactions took "
+                f"{1000 * self.seconds / self.groups:.2f} ms on average, {1000 * self.longest:.2f} ms at most.")
+
+
+STATS = Stats()
+
+
+def commit_jobs(jobs):
+    """
+    In the writer thread: every job's `write()` in one transaction on the thread's own
+    connection (the group commit: one log append and one sync for all of them). If it fails,
+    each job again in a transaction of its own, so that only the job at fault fails (a
+    deferred foreign key, say, fails the whole commit). Each job's `committed` or `error` is
+    set before the thread says it is done.
+    """
+    from django.db import connections, transaction
+
+    _WRITER.on = True
+    try:
+        _wait_while_held_for_test()
+        connection = connections["default"]
+        try:
+            _prepare_writer(connection)
+            began = time.perf_counter()
+            with transaction.atomic():
+                for job in jobs:
+                    job.write()
+            STATS.add(len(jobs), time.perf_counter() - began)
+        except Exception:  # noqa: BLE001 - tried again one by one, where each error is kept
+            connection.close_if_unusable_or_obsolete()
+        else:
+            for job in jobs:
+                job.committed = True
+            return
+        for job in jobs:
+            try:
+                _prepare_writer(connection)
+                with transaction.atomic():
+                    job.write()
+                job.committed = True
+            except Exception as exc:  # noqa: BLE001 - the job fails, its player is told
+                job.error = exc
+                connection.close_if_unusable_or_obsolete()
+    finally:
+        _WRITER.on = False
+
+
+def _wait_while_held_for_test():
+    """
+    The end-to-end tests' hold on the writer: while the file named by the setting
+    `DICE_WRITER_HOLD_FILE` exists (only `e2e_settings.py` sets it, from the environment),
+    the writer waits before it writes, so a test can see that nothing is sent meanwhile.
+    """
+    from django.conf import settings
+
+    path = getattr(settings, "DICE_WRITER_HOLD_FILE", None)
+    waited = 0
+    while path and os.path.exists(path) and waited < HOLD_SECONDS * 100:
+        time.sleep(0.01)
+        waited += 1
+
+
+HOLD_SECONDS = 60  # a test's hold that is never lifted ends by itself
+
+
+def _prepare_writer(connection):
+    """
+    The writer's own connection, once per connection made: on SQLite its transactions take the
+    write lock at BEGIN (a read first and a write later would fail, not wait, when the game's
+    thread wrote in between) and commit without a sync, the sync coming after the lock is
+    let go (`sync_file`, run after the commit: the game's own writes wait on the lock for the
+    write, not for the disk); on PostgreSQL its commits wait for the server's log (whatever
+    the game's do), so a committed job is on disk.
+    """
+    connection.ensure_connection()
+    if getattr(_WRITER, "prepared", None) is connection.connection:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            connection.transaction_mode = "IMMEDIATE"
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        elif connection.vendor == "postgresql":
+            cursor.execute("SET synchronous_commit TO on")
+    _WRITER.prepared = connection.connection
 
 
 _BARRIER = []  # the Server's one Barrier, once installed
@@ -149,7 +373,7 @@ def _count_writes(connection):
 
     def counted(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
-        if not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY):
+        if not str(sql).lstrip()[:6].upper().startswith(_READ_ONLY) and not getattr(_WRITER, "on", False):
             held.wrote()
         return result
 
@@ -158,13 +382,14 @@ def _count_writes(connection):
 
     def _commit():
         commit()
-        held.wrote()
+        if not getattr(_WRITER, "on", False):
+            held.wrote()
 
     connection._commit = _commit
 
 
 def _connection_created(sender, connection, **kwargs):
-    if barrier() is not None and connection.alias == "default":
+    if barrier() is not None and connection.alias == "default" and not getattr(_WRITER, "on", False):
         _count_writes(connection)
 
 
@@ -255,27 +480,140 @@ def _sync_setting():
 
 def install():
     """
-    In the Server (`hardening.at_server_init`): count writes and hold what the
-    Server sends the Portal (`send_MsgServer2Portal`, `send_AdminServer2Portal`: messages and
-    disconnections, which must not overtake them) behind the sync. Idempotent.
+    In the Server (`hardening.at_server_init`): hold what the Server sends the Portal
+    (`send_MsgServer2Portal`, `send_AdminServer2Portal`: messages and disconnections, which
+    must not overtake them) behind the writer's commits (`DICE_GROUP_COMMIT`, on by default)
+    and, with `SYNC_BEFORE_SENDING`, behind a sync of every write the game made; the writer's
+    thread started, and drained before the Server stops (a reload too). Idempotent.
     """
     if _ASKED:
         return
     _ASKED.append(True)
-    sync = _sync_setting()
+    from django.conf import settings
+
+    database = settings.DATABASES.get("default", {})
+    sending = bool(getattr(settings, "SYNC_BEFORE_SENDING", False))
+    group = bool(getattr(settings, "DICE_GROUP_COMMIT", True))
+    sync = sync_for(database, sending)
+    if sync is None and group:
+        # FULL (or ON): the game's own commits sync themselves; the writer's SQLite commits
+        # do not (`_prepare_writer`), its log is synced after them, and its PostgreSQL
+        # commits wait for the server's log.
+        sync = sync_for(database, True)
+        if sync is flush_postgresql:
+            sync = _nothing
     if sync is None:
         return
     from django.db import connections
     from django.db.backends.signals import connection_created
     from evennia.server.amp_client import AMPServerClientProtocol
     from evennia.utils import logger
-    from twisted.internet.threads import deferToThread
+    from twisted.internet import reactor
+    from twisted.internet.threads import deferToThreadPool
+    from twisted.python.threadpool import ThreadPool
 
-    _BARRIER.append(Barrier(sync, deferToThread, log=logger.log_err))
-    connection_created.connect(_connection_created, dispatch_uid="storyteller_durable")
-    _count_writes(connections["default"])  # this thread's, open already
+    # One thread: one writer, one connection of its own, its jobs in the order submitted.
+    pool = ThreadPool(1, 1, "storyteller-writer")
+    pool.start()
+    reactor.addSystemEventTrigger("before", "shutdown", _drain, logger.log_err)
+    reactor.addSystemEventTrigger("during", "shutdown", pool.stop)
+    _BARRIER.append(Barrier(sync, functools.partial(deferToThreadPool, reactor, pool), log=logger.log_err,
+                            commit=commit_jobs if group else None))
+    if group:
+        logger.log_info("storyteller_dice: rolls are stored by the writer thread, in group commits.")
+        connection_created.connect(_begin_immediate, dispatch_uid="storyteller_begin_immediate")
+        _begin_immediate(None, connections["default"])
+    if sending:
+        connection_created.connect(_connection_created, dispatch_uid="storyteller_durable")
+        _count_writes(connections["default"])  # this thread's, open already
     for name in ("send_MsgServer2Portal", "send_AdminServer2Portal"):
         _hold_method(AMPServerClientProtocol, name)
+
+
+def _begin_immediate(sender, connection, **kwargs):
+    """
+    SQLite, with the writer: every connection's transactions take the write lock at BEGIN.
+    A deferred transaction that reads, then writes (Django's many-to-many `add`, as Evennia
+    makes a new Attribute) fails at once, without waiting, when another connection (the
+    writer's) committed in between; one that begins IMMEDIATE waits for the lock instead.
+    """
+    if connection.vendor == "sqlite" and connection.alias == "default":
+        connection.transaction_mode = "IMMEDIATE"  # (set again at each connect: this signal)
+
+
+def _nothing():
+    """No sync: what the writer committed is on disk already."""
+
+
+DRAIN_SECONDS = 30  # at most this long a stopping Server waits for the writer
+
+
+def _drain(log):
+    """Before the Server stops: every queued job committed and every held send sent (a
+    database that does not answer holds the stop for `DRAIN_SECONDS` at most)."""
+    from twisted.internet import reactor
+
+    from evennia.utils import logger
+
+    held = barrier()
+    if held is None:
+        return None
+    waiting = held.drained()
+    waiting.addTimeout(DRAIN_SECONDS, reactor)
+    waiting.addErrback(lambda failure: log(f"durable: stopping before the writer was done: "
+                                           f"{failure.getErrorMessage()}"))
+    waiting.addBoth(lambda _result: logger.log_info(STATS.line()))
+    return waiting
+
+
+def group_commit():
+    """The barrier, when writes go to the writer thread: the Server's reactor thread, with the
+    group commit installed."""
+    from twisted.python import threadable
+
+    held = barrier()
+    if held is None or held.commit is None or not threadable.isInIOThread():
+        return None
+    return held
+
+
+def submit(held, job):
+    """Hand `job` to the writer (`held`: `group_commit()`). What is sent from now until the
+    command ends goes with it; outside a session's command (a script, a timer), until the
+    reactor's next turn."""
+    from twisted.internet import reactor
+
+    held.submit(job)
+    if len(held.tags) == 1:
+        tags = held.tags
+        reactor.callLater(0, _untag, held, tags)
+    return job
+
+
+def _untag(held, tags):
+    if held.tags is tags:
+        held.tags = []
+
+
+def start_command():
+    held = barrier()
+    if held is not None:
+        held.start_command()
+
+
+def end_command():
+    """
+    The running command has ended: a Deferred fired once every job it submitted is done
+    (committed and its sends out, or failed), or None when it submitted none. The session's
+    next input waits on it (`typeclasses.serversession`).
+    """
+    held = barrier()
+    jobs = held.end_command() if held is not None else []
+    if not jobs:
+        return None
+    from twisted.internet.defer import DeferredList
+
+    return DeferredList([job.when_done() for job in jobs], consumeErrors=True)
 
 
 def _hold_method(cls, name):

@@ -65,6 +65,7 @@ from evennia.server.serversession import ServerSession as BaseServerSession
 from evennia.utils import logger
 from twisted.internet import reactor
 
+from storyteller_dice.typeclasses import durable
 from storyteller_dice.typeclasses.columns import for_session
 from storyteller_dice.typeclasses.incoming import mxp_active
 from storyteller_dice.typeclasses.inputfilter import bounded_sizes, clean_data
@@ -218,12 +219,19 @@ class ServerSession(BaseServerSession):
 
     def _run(self, cleaned):
         self._running = True
+        durable.start_command()
         try:
             super().data_in(**cleaned)
         finally:
             self._running = False
             self._turn_pending = True
-            self.call_later(0, self._next_turn)
+            # A command that stored something (a roll) keeps this session's turn until the
+            # writer has committed it: its next line runs after the roll's lines went out.
+            stored = durable.end_command()
+            if stored is None:
+                self.call_later(0, self._next_turn)
+            else:
+                stored.addBoth(lambda _result: self.call_later(0, self._next_turn))
 
     def _next_turn(self):
         self._turn_pending = False

@@ -4,6 +4,8 @@ Settings for the end-to-end test server (tests/e2e/harness.py starts it with
 that all connect from 127.0.0.1 and create many accounts.
 """
 
+import os
+
 from server.conf.settings import *  # noqa: F401,F403
 
 # All test clients share one IP: don't throttle account creation or logins.
@@ -14,3 +16,7 @@ LOGIN_THROTTLE_TIMEOUT = None
 
 # Fast password hashing: the test accounts are throwaway.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# A test's hold on the roll writer (typeclasses/durable.py): while this file exists the writer
+# waits before it writes. Only the end-to-end tests set it.
+DICE_WRITER_HOLD_FILE = os.environ.get("DICE_WRITER_HOLD_FILE") or None

@@ -1,0 +1,294 @@
+"""
+The roll writer's group commit (rolllog/writer.py, typeclasses/durable.py), on the real path:
+outside a test transaction (`transaction=True`), a roll is queued, not written, until the
+writer's commit runs; the state kept with it is written in the same transaction; rolls queued
+while a commit is in flight go together in the next; a job that fails fails alone, drops what
+its command sent and tells its player, and leaves no state; the session's turn and the
+Server's stop wait for the writer.
+
+The writer's thread is a stand-in the test runs itself (`Syncs`): each "thread" runs when the
+test says, on the test's own connection, so what is written before and after is seen exactly.
+"""
+
+import pytest
+from evennia.utils.test_resources import EvenniaCommandTest
+from twisted.internet.defer import Deferred
+from twisted.python import threadable
+
+from storyteller_dice.typeclasses import durable
+
+pytestmark = pytest.mark.database  # the PostgreSQL pass runs these too
+
+
+class Syncs:
+    """A stand-in for the writer's thread: each run waits until the test finishes it."""
+
+    def __init__(self):
+        self.waiting = []
+
+    def __call__(self, function):
+        done = Deferred()
+        self.waiting.append((function, done))
+        return done
+
+    def finish(self):
+        function, done = self.waiting.pop(0)
+        try:
+            function()
+        except Exception as exc:  # noqa: BLE001 - as deferToThread hands it on
+            done.errback(exc)
+        else:
+            done.callback(None)
+
+
+@pytest.fixture
+def writer(monkeypatch):
+    """The Server's barrier with the group commit, its thread run by the test."""
+    syncs, logged, commits = Syncs(), [], []
+
+    def commit(jobs):
+        commits.append(len(jobs))
+        durable.commit_jobs(jobs)
+
+    held = durable.Barrier(lambda: None, syncs, log=logged.append, commit=commit)
+    monkeypatch.setattr(durable, "_BARRIER", [held])
+    monkeypatch.setattr(threadable, "isInIOThread", lambda: True)
+    monkeypatch.setattr("twisted.internet.reactor.callLater", lambda delay, function, *args: None)
+    held.send(lambda: None)  # the barrier's first sync (what was written before it)
+    syncs.finish()
+    yield held, syncs, logged, commits
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        connection.transaction_mode = None
+
+
+class Game(EvenniaCommandTest):
+    def run(self):  # only its setUp, call and tearDown are used, in the tests below
+        pass
+
+
+@pytest.fixture
+def game():
+    test = Game("run")
+    test.setUp()
+    test.char1.set_trait("dexterity", 3)
+    yield test
+    test.tearDown()
+
+
+def roll(game, comment):
+    from storyteller_dice.commands.rolls import CmdRoll
+
+    return game.call(CmdRoll(), f" dex+2 vs 2 # {comment}", caller=game.char1)
+
+
+def entries(comment):
+    from storyteller_dice.rolllog.models import RollEntry
+
+    return list(RollEntry.objects.filter(comment=comment))
+
+
+def window_code(character):
+    """The +willpower window's entry as the game reads it (Evennia's cache)."""
+    from storyteller_dice.commands.v5.willpower import last_roll
+
+    return last_roll(character).entry
+
+
+def stored_window_code(character):
+    """The +willpower window's entry as the database has it (its Attribute read afresh)."""
+    from evennia.typeclasses.attributes import Attribute
+
+    from storyteller_dice.commands.last_roll import LastRoll
+    from storyteller_dice.commands.pending import PENDING
+
+    attribute = character.attributes.get("last_roll", category=PENDING, return_obj=True)
+    value = Attribute.objects.filter(id=attribute.id).values_list("db_value", flat=True)[0]
+    from evennia.utils.dbserialize import from_pickle
+
+    return LastRoll.from_data(from_pickle(value)).entry
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_roll_is_written_by_the_writer_with_its_window_in_one_commit(writer, game):
+    held, syncs, _logged, commits = writer
+    roll(game, "first")  # its window's Attribute is made at once, on the game's thread
+    syncs.finish()
+    [first] = entries("first")
+    assert window_code(game.char1) == first.code == stored_window_code(game.char1)
+
+    out = roll(game, "second")
+    code = out.split("[code ")[1][:8]
+    assert entries("second") == []  # queued, not written: the game did not wait
+    assert window_code(game.char1) == code  # the game reads the state it kept...
+    assert stored_window_code(game.char1) == first.code  # ...which is written with the roll
+    syncs.finish()
+    [second] = entries("second")
+    assert second.code == code and second.text.endswith(f"[code {code}]")
+    assert stored_window_code(game.char1) == code
+    assert sum(face.count for face in second.faces.all()) == 5
+    assert commits == [1, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rolls_made_while_a_commit_is_in_flight_are_written_together(writer, game):
+    held, syncs, _logged, commits = writer
+    roll(game, "one")
+    roll(game, "two")  # the first commit is in flight: these wait for the next
+    roll(game, "three")
+    assert len(syncs.waiting) == 1
+    syncs.finish()
+    assert [len(entries(name)) for name in ("one", "two", "three")] == [1, 0, 0]
+    syncs.finish()
+    assert [len(entries(name)) for name in ("one", "two", "three")] == [1, 1, 1]
+    assert commits == [1, 2]
+    assert syncs.waiting == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_write_is_dropped_with_what_its_command_sent_and_leaves_no_state(writer, game, monkeypatch):
+    from storyteller_dice.rolllog import codes
+
+    held, syncs, logged, commits = writer
+    roll(game, "kept")
+    syncs.finish()
+    [kept] = entries("kept")
+    told, sent = [], []
+
+    roll(game, "busy")  # its commit in flight: the next two go together
+    held.start_command()
+    roll(game, "ok")  # written with the one at fault, which fails alone
+    with monkeypatch.context() as patch:
+        patch.setattr(codes, "new_code", lambda: kept.code)  # a code taken: the write fails
+        roll(game, "clash")
+    held.send(lambda: sent.append("the clash's line"))
+    jobs = held.end_command()
+    held.send(lambda: sent.append("the next command's line"))
+    monkeypatch.setattr(game.char1, "msg", lambda text=None, **kwargs: told.append(text), raising=False)
+    syncs.finish()
+    assert sent == [] and told == []
+    syncs.finish()
+    assert commits == [1, 1, 2]
+    assert [len(entries(name)) for name in ("ok", "clash")] == [1, 0]
+    assert [job.committed for job in jobs] == [True, False]
+    assert sent == ["the next command's line"]  # the failed command's send is dropped
+    assert told and "could not be stored" in told[0]
+    assert any("not stored" in line for line in logged)
+    # The window the failed roll had kept is read back from the database: the "ok" roll's.
+    [ok] = entries("ok")
+    assert window_code(game.char1) == ok.code == stored_window_code(game.char1)
+
+
+def test_the_sessions_turn_and_the_servers_stop_wait_for_the_commit():
+    syncs = Syncs()
+    held = durable.Barrier(lambda: None, syncs, log=print, commit=lambda jobs: [
+        setattr(job, "committed", True) for job in jobs])
+    held.send(lambda: None)
+    syncs.finish()
+    done = []
+    held.start_command()
+    held.submit(durable.Job(lambda: None, done=lambda: done.append("stored")))
+    jobs = held.end_command()
+    turn = jobs[0].when_done()
+    turn.addCallback(lambda job: done.append("next line"))
+    stop = held.drained()
+    stop.addCallback(lambda _result: done.append("stopped"))
+    assert done == []
+    syncs.finish()
+    assert done == ["stored", "next line", "stopped"]
+    assert held.end_command() == []  # a command that stored nothing does not hold its turn
+    assert held.drained().called
+
+
+class Table(Game):
+    def setUp(self):
+        super().setUp()
+        self.char2.set_trait("composure", 2)
+        self.char2.set_trait("resolve", 3)
+        self.char1.set_trait("hunger", 2)
+
+
+@pytest.fixture
+def table():
+    test = Table("run")
+    test.setUp()
+    test.char1.set_trait("athletics", 2)
+    yield test
+    test.tearDown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_command_that_stores_goes_through_the_writer(writer, table):
+    """A check, a contest and its answer, teamwork, +rouse and a staff action: each one's record
+    is queued, not written on the game's thread, and written by the writer's commit."""
+    import random
+
+    from storyteller_dice.commands.rolls import CmdCheck
+    from storyteller_dice.commands.v5.contest import CmdContest
+    from storyteller_dice.commands.v5.hunger import CmdHunger, CmdRouse
+    from storyteller_dice.commands.v5.teamwork import CmdTeamwork
+    from storyteller_dice.rolllog.models import RollEntry
+    from storyteller_dice.rules.randomness import seeded
+
+    _held, syncs, _logged, _commits = writer
+    char1, char2 = table.char1, table.char2
+    steps = [
+        (CmdCheck, "5 vs 2", char1, "check"),
+        (CmdContest, "dex+athletics vs Char2", char1, None),  # a challenge: nothing stored
+        (CmdContest, "/answer com+res", char2, "contest"),
+        (CmdTeamwork, "dex+athletics vs 3", char1, None),
+        (CmdTeamwork, "/join Char=com+res", char2, None),
+        (CmdTeamwork, "/roll", char1, "teamwork"),
+        (CmdRouse, "", char1, "rouse"),
+        (CmdHunger, " Char2=3", char1, "hunger"),
+    ]
+    with seeded(random.Random(7)):
+        for cmd, args, caller, kind in steps:
+            before = RollEntry.objects.count()
+            table.call(cmd(), args, caller=caller)
+            assert RollEntry.objects.count() == before, f"{cmd.key} {args} wrote on the game's thread"
+            if kind is None:
+                assert syncs.waiting == [], f"{cmd.key} {args} queued something"
+                continue
+            syncs.finish()
+            assert RollEntry.objects.count() == before + 1 and RollEntry.objects.latest("id").kind == kind
+
+
+def test_a_sessions_next_line_waits_for_its_commands_record(monkeypatch):
+    """The input filter's turn (typeclasses/serversession.py): a line whose command queued a
+    record is the session's last until the record is committed; then the next runs."""
+    from unittest.mock import MagicMock
+
+    from storyteller_dice.typeclasses.serversession import ServerSession
+
+    syncs = Syncs()
+    held = durable.Barrier(lambda: None, syncs, log=print, commit=lambda jobs: [
+        setattr(job, "committed", True) for job in jobs])
+    monkeypatch.setattr(durable, "_BARRIER", [held])
+    monkeypatch.setattr("twisted.internet.reactor.callLater", lambda delay, function, *args: None)
+    held.send(lambda: None)
+    syncs.finish()
+    ran, later = [], []
+
+    def command(session, **kwargs):
+        line = kwargs["text"][0][0]
+        ran.append(line)
+        if line.startswith("+roll"):
+            held.submit(durable.Job(lambda: None))
+
+    session = ServerSession()
+    session.sessionhandler = MagicMock()
+    session.sessionhandler.call_inputfuncs.side_effect = command
+    session.call_later = lambda delay, function: later.append(function)
+
+    session.data_in(text=(["+roll 3"], {}))
+    session.data_in(text=(["say after"], {}))
+    assert ran == ["+roll 3"] and later == []  # the say waits for the roll's commit
+    syncs.finish()
+    assert len(later) == 1
+    later.pop()()  # the reactor's next turn
+    assert ran == ["+roll 3", "say after"]
+    later.pop()()
+    session.data_in(text=(["say again"], {}))  # nothing stored: the turn passes at once
+    assert ran == ["+roll 3", "say after", "say again"] and len(later) == 1
