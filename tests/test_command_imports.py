@@ -16,6 +16,7 @@ import ast
 import pathlib
 
 import storyteller_dice.commands
+from tests.import_graph import circles_in
 
 COMMANDS = pathlib.Path(storyteller_dice.commands.__file__).resolve().parent
 PACKAGE = "storyteller_dice.commands"
@@ -128,26 +129,6 @@ def command_imports(name):
 
 
 GRAPH = {name: command_imports(name) for name in MODULES}
-
-
-def circles_in(edges):
-    state, path, circles = {}, [], []
-
-    def visit(name):
-        state[name] = "open"
-        path.append(name)
-        for other in sorted(edges.get(name, ())):
-            if state.get(other) == "open":
-                circles.append(path[path.index(other):] + [other])
-            elif other not in state:
-                visit(other)
-        path.pop()
-        state[name] = "done"
-
-    for name in sorted(edges):
-        if name not in state:
-            visit(name)
-    return circles
 
 
 def test_the_graph_sees_the_imports():

@@ -9,6 +9,7 @@ import ast
 import pathlib
 
 import storyteller_dice.rules
+from tests.import_graph import circles_in
 
 # The package's folder (rules/ in the checkout; mutation testing's copy under its own path).
 RULES = pathlib.Path(storyteller_dice.rules.__file__).resolve().parent
@@ -82,22 +83,7 @@ def test_no_import_circle_in_rules():
     # package (`from .. import v5` in rules/v5/contest.py) is no circle unless the __init__
     # imports that submodule back: the edge to the parent counts like any other.
     edges = {name: found for name, (found, _) in GRAPH.items()}
-    state, path, circles = {}, [], []
-
-    def visit(name):
-        state[name] = "open"
-        path.append(name)
-        for other in sorted(edges.get(name, ())):
-            if state.get(other) == "open":
-                circles.append(path[path.index(other):] + [other])
-            elif other not in state:
-                visit(other)
-        path.pop()
-        state[name] = "done"
-
-    for name in sorted(edges):
-        if name not in state:
-            visit(name)
+    circles = circles_in(edges)
     assert circles == []
 
 

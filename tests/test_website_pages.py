@@ -127,6 +127,17 @@ class MissingCharacterPageTest(EvenniaCommandTest):
         self.assertEqual(self.status("/characters/detail/x/9999/"), 404)
         self.assertEqual(self.status(f"/characters/detail/{self.room1.key.lower()}/{self.room1.id}/"), 404)
 
+    def test_the_error_pages_are_the_sites_own(self):
+        """Ours, not Evennia's: the site's header (and its stylesheet), the code and the words."""
+        from django.template.loader import render_to_string
+
+        for name, words in (("404.html", ["<title>", "404 - Not Found", "Error 404", "Page not found"]),
+                            ("500.html", ["500 - Internal Server Error", "Error 500",
+                                          "please contact the server administrator"])):
+            page = render_to_string(name)
+            for word in words + ["rolllog/site.css", 'href="/">Back to the home page</a>']:
+                self.assertIn(word, page, name)
+
     def test_a_real_500_is_logged_with_a_reference(self):
         import traceback
         from unittest.mock import patch
