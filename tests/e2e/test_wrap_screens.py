@@ -4,16 +4,17 @@ made of characters two columns wide, never starts a line on another player's scr
 (typeclasses/columns.py). What telnet clients at 80, 41 and 100 columns (NAWS), one that
 reports no width (Evennia's 78, on an 80-column screen) and one that reads MXP (its entities
 shown as characters) receive is drawn by the `pyte` terminal emulator, as their terminal
-would draw it, with colour on and off, a screen reader and `+nospoof`; no screen line may begin with anything but the attacker's name, a tag and
-the attacker's name (`[Roll] Alice`, `+nospoof`'s `[Alice(#12)]`) or a blank.
+would draw it, with colour on and off, a screen reader and `+nospoof`; no screen line may
+begin with anything but the attacker's name, a tag and the attacker's name (`[Roll] Alice`,
+`[Public] Alice`, `+nospoof`'s `[Alice(#12)]`) or a blank.
 
 The attacks: a pose padded with spaces to the edge of each screen (one with `<&>` in it, three
-columns an MXP client gets as twelve characters), then a page header from admin; a `say` and a
-`page` (to the Account) padded so that a `+nospoof` tag of admin's follows; a roll comment of
-21 two-column characters, then `[Roll] Admin rolls 9`; a description whose second line is 78
-columns of `x`, then `Bob says, "hi"`. One server per system (V5's is the session's; Seyruun's
-runs without the opt-in bundle, so the Character's and Account's own `msg()` do the wrapping
-there).
+columns an MXP client gets as twelve characters), then a page header from admin; a `say`, a
+`page` (to the Account) and a message to the Public channel padded so that a `+nospoof` tag of
+admin's follows; a roll comment of 21 two-column characters, then `[Roll] Admin rolls 9`; a
+description whose second line is 78 columns of `x`, then `Bob says, "hi"`. One server per
+system (V5's is the session's; Seyruun's runs without the opt-in bundle, so the Character's
+and Account's own `msg()` do the wrapping there).
 """
 
 import re
@@ -42,7 +43,7 @@ DESCRIPTION = "A tall woman.%r" + "x" * 78 + 'Bob says, "hi"'
 _MXP_MODE = re.compile(r"\x1b\[\d+z")
 # What the attacks put on screen, each shown somewhere (so the attack was made).
 SHOWN = ("Account admin pages: Staff audit", "[admin(#1)] admin says", "[Roll] Admin rolls 9",
-         'Bob says, "hi"', "一" * 5, "pages: ok")
+         'Bob says, "hi"', "一" * 5, "pages: ok", "[Public]")
 
 
 @pytest.fixture(scope="module", params=list(ROLLS))
@@ -142,6 +143,10 @@ def test_player_text_never_starts_a_screen_line(system_game):
         for width, prefix in ((80, nospoof), (41, "")):
             page = f"{prefix}Account {name} pages: ok"
             alice.send(f"page {to} = ok" + _padding(page, width) + FORGED_TAG)
+        # The game's Public channel, which every new account joins, padded the same way.
+        for width, prefix in ((80, nospoof), (41, ""), (100, nospoof), (78, "")):
+            line = f"{prefix}[Public] {name}: ok"
+            alice.send("public ok" + _padding(line, width) + FORGED_TAG)
         alice.send(f"{ROLLS[key]} # {WIDE_COMMENT}")
         alice.read_until(CODE, timeout=20)
         alice.command("setdesc " + DESCRIPTION, re.compile(r"\S"), timeout=15)

@@ -55,6 +55,9 @@ def test_a_padded_line_starts_no_drawn_line_at_a_phones_width(game_server, new_p
     send(page, "py print('WIDTH=%s' % me.sessions.all()[0].protocol_flags['SCREENWIDTH'][0])")
     width = int(re.search(r"WIDTH=(\d+)", wait_for_text(page, r"WIDTH=\d+")).group(1))
     assert 25 <= width <= 60, width  # the pane's own width in columns, not the default 80
+    # In the attacker's room, wherever an earlier test of the session left the staff member.
+    send(page, f"py me.move_to(evennia.search_object('{alice.name}')[0].location, quiet=True); print('MOVED' + '=done')")
+    wait_for_text(page, r"MOVED=done")
 
     pose = f"{alice.name} glances at the clock."
     alice.send("pose glances at the clock." + _padding(pose, width) + HEADER)
