@@ -186,8 +186,21 @@ def port_free(port: int) -> bool:
     return True
 
 
-def find_free_port_base(span: int = 7, low: int = 20000, high: int = 60000, tries: int = 200) -> int:
-    """A port base such that base .. base + span - 1 are all free."""
+def _ephemeral_start(default: int = 32768) -> int:
+    """Where the system's ephemeral ports (those it gives outgoing connections) begin."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return default
+
+
+def find_free_port_base(span: int = 7, low: int = 20000, high: int | None = None, tries: int = 200) -> int:
+    """
+    A port base such that base .. base + span - 1 are all free, below the ephemeral range: a
+    port free when looked at but in that range can be taken by any outgoing connection (the
+    other test worker's to PostgreSQL) before the server listens on it.
+    """
+    high = min(60000, _ephemeral_start()) if high is None else high
     rng = random.Random()
     for _ in range(tries):
         base = rng.randrange(low, high - span)
