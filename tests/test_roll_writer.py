@@ -292,3 +292,28 @@ def test_a_sessions_next_line_waits_for_its_commands_record(monkeypatch):
     later.pop()()
     session.data_in(text=(["say again"], {}))  # nothing stored: the turn passes at once
     assert ran == ["+roll 3", "say after", "say again"] and len(later) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writers_transaction_takes_short_turns_on_the_interpreter_and_gives_back_the_hosts():
+    import sys
+
+    seen = []
+    host = 0.004  # a host's own value, not Python's default, so that its return is seen
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(host)
+    try:
+        good = durable.Job(lambda: seen.append(sys.getswitchinterval()))
+        durable.commit_jobs([good])
+
+        def fails():
+            seen.append(sys.getswitchinterval())
+            raise RuntimeError("a record at fault")
+
+        bad = durable.Job(fails)
+        durable.commit_jobs([bad])  # the group, then the job alone: both inside short turns
+        assert sys.getswitchinterval() == pytest.approx(host)
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [pytest.approx(durable.TURN_SECONDS)] * 3
+    assert good.committed and isinstance(bad.error, RuntimeError)
