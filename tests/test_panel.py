@@ -12,7 +12,7 @@ from storyteller_dice.rules import systems
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.commands.v5.hunger import CmdHunger
-from storyteller_dice.commands.v5.willpower import CmdWillpower
+from storyteller_dice.commands.v5.willpower import CmdWillpower, last_roll
 from storyteller_dice.typeclasses import inputfuncs, panel
 
 from .table_helpers import Connected, TableTest
@@ -308,8 +308,12 @@ class TestOffersOnlyWhatWorks(PanelTest):
         self.char1.set_trait("hunger", 0)
         with seeded(FixedFaces([1, 2, 3])):
             self.call(CmdRoll(), "3 vs 2", caller=self.char1)
-        assert self.actions() == [{"actions": [{"label": "Reroll with Willpower", "command": "+willpower",
-                                                "seconds": self.actions()[0]["actions"][0]["seconds"]}]}]
+        offer = self.actions()[0]["actions"][0]
+        code = last_roll(self.char1).entry
+        # the card's pick: the dice +willpower alone takes (all three under 6), by position
+        assert offer == {"label": "Reroll with Willpower", "command": "+willpower", "seconds": offer["seconds"],
+                         "dice": {"code": code, "regular": [1, 2, 3], "picks": [0, 1, 2], "most": 3,
+                                  "switch": "/position"}}
         with seeded(FixedFaces([1, 2, 3])):
             self.call(CmdWillpower(), "", caller=self.char1)
         assert self.actions() == [{"actions": []}]
