@@ -5,8 +5,9 @@ Willpower reroll. The card shows what `+willpower` alone would take pressed; the
 two other dice (one by mouse, one by keyboard), the buttons reading at 4.5:1 pressed or not;
 Reroll sends `+willpower/position ...`, and the reroll's line and its card show exactly those
 two dice rerolled, the others kept, one Superficial Willpower taken. The old card's buttons
-are disabled; another player's card has none. Screenshots go to the test's own folder
-(`tmp_path`), or E2E_SCREENSHOT_DIR when set.
+are disabled; another player's card has none. In a contest against NPC dice only the player's
+side of the card has buttons. Screenshots go to the test's own folder (`tmp_path`), or
+E2E_SCREENSHOT_DIR when set.
 """
 
 import os
@@ -170,4 +171,36 @@ def test_pick_two_dice_on_the_card_and_reroll_them(game_server, new_player, supe
     page.wait_for_timeout(500)
     assert card_of(page, other).locator("button").count() == 0
     assert card_of(page, other).get_attribute("aria-hidden") == "true"
+    assert page.errors == [], page.errors
+
+
+def test_the_pick_is_on_the_players_side_of_a_contest(game_server, new_player, superuser_client, page, shots):
+    """Against NPC dice: the card has both sides; only the player's own dice are buttons."""
+    name, password = a_player(new_player)
+    log_in(page, game_server, name, password, DESKTOP)
+    superuser_client.command(f"+hunger {name}=0", "Hunger is now 0")
+    offer = page.locator('button.dp-action[data-command="+willpower"]')
+    cards = page.locator("#messagewindow .dp-card")
+    for _ in range(12):
+        wait = answered(page)
+        drawn = cards.count()
+        send(page, "+contest 4 vs 3")
+        page.wait_for_function("(n) => document.querySelectorAll('#messagewindow .dp-card').length > n", arg=drawn)
+        wait()
+        if offer.count():
+            break
+    else:
+        pytest.fail("twelve contests offered no Willpower reroll")
+    code = cards.last.evaluate("(card) => [...card.classList].find((c) => /^dp-card-[A-Z0-9]{8}$/.test(c))")
+    card = page.locator(f"#messagewindow .dp-card.{code}")  # the reroll's card comes after it
+    card.locator("button.dp-pick").first.wait_for()
+    assert card.locator(".dp-card-side").count() == 2
+    ours = card.locator(".dp-card-side", has=page.locator("button.dp-pick"))
+    assert ours.count() == 1 and ours.locator(".dp-card-label").inner_text() == name
+    assert ours.locator("button.dp-pick").count() == 4
+    assert card.locator("button.dp-pick").count() == 4  # the NPC's dice are no buttons
+    shots(page, "card-willpower-1366-contest")
+    card.locator("button.dp-pick-go").click()
+    wait_for_text(page, rf"{name} spends Willpower to\s+reroll: their dice in the contest")
+    card.locator("button.dp-pick-go:disabled").wait_for()
     assert page.errors == [], page.errors
