@@ -462,7 +462,8 @@ let dice_panel = (function () {
 
     // A roll shown to this player, drawn under its line in the output: every die, regular and
     // Hunger apart, its marks as classes (criticals, messy, bestial by the outcome's key). The
-    // line above stays the record; the card is hidden from screen readers, which read the line.
+    // line above stays the record; the card is hidden from screen readers, which read the line
+    // (all but the buttons of a Willpower pick while it is offered: see below).
     // Classes only, no data- attributes: nothing in the output looks like the client's links.
     function safeClass(text) {
         return String(text).replace(/[^A-Za-z0-9_-]/g, "");
