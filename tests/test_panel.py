@@ -175,6 +175,18 @@ class TestOtherSystems(PanelTest):
         assert vitals["willpower"] == {"current": 1, "max": 1}
         assert vitals["health"]["level"] == "Healthy"
 
+    def test_v20_offers_no_willpower_reroll_nor_a_pick_on_its_cards(self):
+        # V20's Willpower buys a success before the roll (+roll/willpower): nothing rerolls after
+        from django.test import override_settings
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        with override_settings(DICE_SYSTEM="v20"):
+            self.hello()
+            with seeded(FixedFaces([2, 3, 4])) as source:
+                out = self.call(CmdRoll(), "3 vs 6", caller=self.char1)
+            assert out.startswith("[Roll] Char rolls 3 dice, difficulty 6") and source.remaining == [], out
+            assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+
     def test_dicecheck_target_after_a_colon(self):
         from django.test import override_settings
 
