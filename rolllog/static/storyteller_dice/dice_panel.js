@@ -582,17 +582,19 @@ let dice_panel = (function () {
         var bar = el("div", {className: "dp-pick-bar"});
         pick.go = button("", rerollPicked, {className: "dp-btn dp-pick-go"});
         pick.note = el("span", {className: "dp-pick-note", "aria-live": "polite"});
+        // the dice do not look like buttons until pressed: say that they are
+        bar.appendChild(el("span", {className: "dp-pick-hint"}, "Pick up to " + most + " of your dice:"));
         bar.appendChild(pick.go);
         bar.appendChild(pick.note);
         card.appendChild(bar);
         card.classList.add("dp-picking");
         card.classList.remove("dp-picked");
-        if (atBottom) { pane.scrollTop = pane.scrollHeight; }
         // keys stay on the card (the web client sends every Enter to the game)
         ["keydown", "keyup"].forEach(function (name) {
             card.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
         });
         showPick();
+        if (atBottom) { pane.scrollTop = pane.scrollHeight; }
     }
 
     function chosenIndexes() {
