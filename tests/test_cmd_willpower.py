@@ -72,6 +72,44 @@ class TestWillpowerOnRolls(Connected, TableTest):
                 "  Willpower (dice 2 6): rerolled 2 6 -> 7 8\n"
                 "  Dice: 1 7 8  Hunger: 3 7  =>  3 successes: bare success (margin +0)"})
 
+    def test_positions_name_the_dice_left_to_right(self):
+        # Regular 2 5 2: the faces `2` would take the first 2; the second one is named by position.
+        self.do(CmdRoll, "dex+athletics vs 3", [2, 5, 2, 3, 7])
+        expected = ("[Roll] Char spends Willpower to reroll: Dexterity 3 + Athletics 2 = 5 (5 dice),\n"
+                    "  Hunger 2, vs 3\n"
+                    "  Willpower (dice 5 2): rerolled 5 2 -> 8 9\n"
+                    "  Dice: 2 8 9  Hunger: 3 7  =>  3 successes: bare success (margin +0)")
+        self.do(CmdWillpower, "/position 3, 2", [8, 9], {self.char1: expected, self.char2: expected})
+        self.assertEqual(self.char1.trait("willpower superficial"), 1)
+        entry = last_roll(self.char1).result
+        self.assertEqual((entry.regular, entry.rerolled), ((2, 8, 9), (1, 2)))
+
+    def test_bad_positions_spend_nothing(self):
+        self.roll_failure()  # regular 1 2 6, Hunger 3 7
+        for args, message in [
+            ("/position", "Name the dice to reroll by their positions in Dice:, from 1 to 3 (like\n"
+                          "  +willpower/position 1 3); no Willpower spent."),
+            ("/position crits", "Name the dice to reroll by their positions in Dice:"),
+            ("/position 1 -2", "Name the dice to reroll by their positions in Dice:"),
+            ("/position 0", "There is no regular die at position 0 (regular dice: 1 2 6, positions 1 to 3);\n"
+                            "  Hunger dice are never rerolled."),
+            ("/position 4", "There is no regular die at position 4"),
+            ("/position 2 2", "Name each die once; no Willpower spent."),
+            ("/position 1 2 3 1", "Willpower rerolls at most 3 dice."),
+        ]:
+            self.refused(CmdWillpower, args, message)
+        self.assertEqual(self.char1.trait("willpower superficial"), 0)
+        self.do(CmdWillpower, "/pos 3", [10], "[Roll] Char spends Willpower to reroll: Dexterity 3 + Athletics 2 = "
+                "5 (5 dice),\n  Hunger 2, vs 3\n  Willpower (dice 6): rerolled 6 -> 10\n"
+                "  Dice: 1 2 10  Hunger: 3 7  =>  2 successes: failure (margin -1)\n    [code ")
+        self.assertEqual(self.char1.trait("willpower superficial"), 1)
+
+    def test_positions_of_an_all_hunger_roll(self):
+        self.char1.set_trait("hunger", 5)
+        self.do(CmdRoll, "dex vs 2", [1, 2, 3])
+        self.refused(CmdWillpower, "/position 1", "That roll has no regular dice (all are Hunger dice); "
+                     "no Willpower spent.")
+
     def test_crits_strategy(self):
         self.do(CmdRoll, "com+res vs 2", [10, 2, 7, 6, 3], caller=self.char2)
         # A sure win: crits warns with the exact chances and spends nothing until confirmed.

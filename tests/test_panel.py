@@ -12,7 +12,7 @@ from storyteller_dice.rules import systems
 from storyteller_dice.commands.odds import CmdOdds
 from storyteller_dice.commands.rolls import CmdRoll
 from storyteller_dice.commands.v5.hunger import CmdHunger
-from storyteller_dice.commands.v5.willpower import CmdWillpower
+from storyteller_dice.commands.v5.willpower import CmdWillpower, last_roll
 from storyteller_dice.typeclasses import inputfuncs, panel
 
 from .table_helpers import Connected, TableTest
@@ -175,6 +175,18 @@ class TestOtherSystems(PanelTest):
         assert vitals["willpower"] == {"current": 1, "max": 1}
         assert vitals["health"]["level"] == "Healthy"
 
+    def test_v20_offers_no_willpower_reroll_nor_a_pick_on_its_cards(self):
+        # V20's Willpower buys a success before the roll (+roll/willpower): nothing rerolls after
+        from django.test import override_settings
+        from storyteller_dice.rules.randomness import FixedFaces, seeded
+
+        with override_settings(DICE_SYSTEM="v20"):
+            self.hello()
+            with seeded(FixedFaces([2, 3, 4])) as source:
+                out = self.call(CmdRoll(), "3 vs 6", caller=self.char1)
+            assert out.startswith("[Roll] Char rolls 3 dice, difficulty 6") and source.remaining == [], out
+            assert self.panel_messages(lambda: inputfuncs.dice_panel(self.web, actions=True)) == [{"actions": []}]
+
     def test_dicecheck_target_after_a_colon(self):
         from django.test import override_settings
 
@@ -308,8 +320,12 @@ class TestOffersOnlyWhatWorks(PanelTest):
         self.char1.set_trait("hunger", 0)
         with seeded(FixedFaces([1, 2, 3])):
             self.call(CmdRoll(), "3 vs 2", caller=self.char1)
-        assert self.actions() == [{"actions": [{"label": "Reroll with Willpower", "command": "+willpower",
-                                                "seconds": self.actions()[0]["actions"][0]["seconds"]}]}]
+        offer = self.actions()[0]["actions"][0]
+        code = last_roll(self.char1).entry
+        # the card's pick: the dice +willpower alone takes (all three under 6), by position
+        assert offer == {"label": "Reroll with Willpower", "command": "+willpower", "seconds": offer["seconds"],
+                         "dice": {"code": code, "regular": [1, 2, 3], "picks": [0, 1, 2], "most": 3,
+                                  "switch": "/position"}}
         with seeded(FixedFaces([1, 2, 3])):
             self.call(CmdWillpower(), "", caller=self.char1)
         assert self.actions() == [{"actions": []}]

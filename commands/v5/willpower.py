@@ -4,9 +4,11 @@ the last 10 minutes (kept by `commands.last_roll`: the window survives a reload 
 wall-clock time). Drawn by the shared display from the V5 System's views; recorded with the
 roll as its parent. The rulings (what is rerollable, the strategies and when they are refused,
 `crits` asking for /confirm) are in docs/v5.md, "Willpower"; the choice of dice is the V5
-System's (`willpower_choice`, `willpower_dice`).
+System's (`willpower_choice`, `willpower_dice`), or the player's by position (`/position`, what
+the web client's result card sends: `dice_at`).
 """
 
+import re
 import time
 
 from storyteller_dice.rules import v5
@@ -75,6 +77,10 @@ def panel_actions(character):
     The web client's dice panel: `+willpower` while the last roll may still be rerolled and
     the reroll it asks for would be made: the command's own refusals (no Willpower left, no
     regular die, a reroll that raises no chance: a roll that already won, say) offer nothing.
+
+    With it, `dice` for the roll's result card, where the player picks the dice: the roll's
+    code, its regular faces in order, the dice `+willpower` alone would take (`picks`,
+    positions from 0), how many may be taken, and the switch that names dice by position.
     """
     try:
         last, result = rerollable_roll(character)
@@ -83,10 +89,46 @@ def panel_actions(character):
             return []
         system = dice_system()
         _label, strategy, faces = system.willpower_choice("")
-        system.willpower_dice(result, strategy, faces, last.judged_alone)
+        picks = system.willpower_dice(result, strategy, faces, last.judged_alone)
     except DiceError:
         return []
-    return [{"label": "Reroll with Willpower", "command": "+willpower", "seconds": left}]
+    dice = {"code": str(getattr(last.entry, "code", last.entry) or ""), "regular": list(result.regular),
+            "picks": list(picks), "most": v5.MAX_REROLL, "switch": "/position"}
+    return [{"label": "Reroll with Willpower", "command": "+willpower", "seconds": left, "dice": dice}]
+
+
+POSITIONS = re.compile(r"^\d{1,3}(?:[\s,]+\d{1,3})*$")
+
+
+def dice_at(result, text):
+    """
+    The regular dice at the positions `text` names (`+willpower/position 1 3`: counted from 1,
+    left to right along `Dice:`), as (label, indexes). The label names their faces, as
+    `+willpower <faces>` does, so the reroll reads the same whichever way the dice were named.
+
+    Raises:
+        DiceError: no positions, not numbers, more than the limit, one named twice, or no
+            regular die there (Hunger dice are never rerolled).
+    """
+    if not result.regular:
+        raise DiceError("That roll has no regular dice (all are Hunger dice); no Willpower spent.")
+    text = text.strip()
+    count = len(result.regular)
+    if not POSITIONS.match(text):
+        raise DiceError(f"Name the dice to reroll by their positions in Dice:, from 1 to {count} "
+                        "(like +willpower/position 1 3); no Willpower spent.")
+    places = [int(each) for each in re.split(r"[\s,]+", text)]
+    if len(places) > v5.MAX_REROLL:
+        raise DiceError(f"Willpower rerolls at most {v5.MAX_REROLL} dice.")
+    if len(set(places)) != len(places):
+        raise DiceError("Name each die once; no Willpower spent.")
+    for place in places:
+        if not 1 <= place <= count:
+            shown = " ".join(str(face) for face in result.regular)
+            raise DiceError(f"There is no regular die at position {place} (regular dice: {shown}, "
+                            f"positions 1 to {count}); Hunger dice are never rerolled.")
+    indexes = tuple(sorted(place - 1 for place in places))
+    return "dice " + " ".join(str(result.regular[i]) for i in indexes), indexes
 
 
 class CmdWillpower(DiceCommand):
@@ -96,6 +138,7 @@ class CmdWillpower(DiceCommand):
     Usage:
       +willpower [failures, crits, messy or best]
       +willpower <dice faces>
+      +willpower/position <positions>
       +willpower/confirm crits
 
     Costs one point of Superficial Willpower damage and rerolls up to three
@@ -111,7 +154,12 @@ class CmdWillpower(DiceCommand):
                  still wins without them
       best     - the dice that give the best exact chance to win (then the
                  least chance of a messy critical, then the most successes)
-      2 3      - the regular dice showing these faces
+      2 3      - the regular dice showing these faces (the first die
+                 showing each, from the left)
+    +willpower/position 1 3 rerolls the 1st and 3rd regular dice,
+    counted from the left of Dice: (the web client's result card sends
+    this when you click dice on it); the reroll reads as if you had
+    named their faces.
     A strategy that raises neither the chance to win nor lowers the
     chance of a messy critical is refused, and nothing is spent. `crits`
     on a roll that already wins shows the chances and asks you to repeat
@@ -125,24 +173,31 @@ class CmdWillpower(DiceCommand):
       +willpower
       +willpower crits
       +willpower 2 3 5
+      +willpower/position 1 4
       +willpower best
     """
 
     key = "+willpower"
     aliases = ["willpower", "+wp"]
     locks = "cmd:all()"
+    # the refusals' reminder, as before /position (whose own refusals show its syntax)
     usage = "+willpower [failures, crits, messy, best or <dice faces>]"
-    switch_options = ("confirm",)
+    switch_options = ("confirm", "position")
 
     def run(self):
         caller, system = self.caller, dice_system()
         if not has_sheet(caller):
             raise DiceError("Only characters with a sheet spend Willpower.")
         last, result = rerollable_roll(caller)
-        label, strategy, faces = system.willpower_choice(self.args)
+        by_position = "position" in self.switches
+        if by_position:
+            (label, picks), strategy = dice_at(result, self.args), None
+        else:
+            label, strategy, faces = system.willpower_choice(self.args)
         if caller.willpower_left() < 1:
             raise DiceError(caller.sheet.no_willpower.format(need=1, left=0))
-        picks = system.willpower_dice(result, strategy, faces, last.judged_alone)
+        if not by_position:
+            picks = system.willpower_dice(result, strategy, faces, last.judged_alone)
         warning = v5_odds.warning_for(result, strategy, picks) if strategy and last.judged_alone else None
         if warning and "confirm" not in self.switches:
             text = f"{warning} Nothing spent yet: to reroll all the same, +willpower/confirm {strategy}."

@@ -6,7 +6,8 @@
  *   dice_panel {odds: ...}     the exact odds of the pool being built, as +odds gives them
  *   dice_panel {rolls: [...]}  the room's recent rolls; {roll: ...} one more as it is shown,
  *                              with its `card` (the stored dice), drawn under its line in the output
- *   dice_panel {actions: [...]} what the game offers now (V5: the Willpower reroll; a contest
+ *   dice_panel {actions: [...]} what the game offers now (V5: the Willpower reroll, whose dice
+ *                              the player may pick on the roll's card; a contest
  *                              waiting: Answer, with the pool built here, Decline, Withdraw)
  *   dice_panel {cleared: true} the player left the character (ooc): no sheet until the next puppet
  *   char_vitals {...}          the trackers, the same gauges GMCP clients get
@@ -410,6 +411,7 @@ let dice_panel = (function () {
                                              {className: "dp-btn dp-action", "data-command": action.command}));
         });
         if (state.actions.length) { actionTimer = setTimeout(drawActions, 30000); }
+        drawPick();  // an offer gone (used, or out of time) ends the card's pick
     }
 
     // An offer is used once: it goes at once, and the server says a moment later what the
@@ -460,7 +462,8 @@ let dice_panel = (function () {
 
     // A roll shown to this player, drawn under its line in the output: every die, regular and
     // Hunger apart, its marks as classes (criticals, messy, bestial by the outcome's key). The
-    // line above stays the record; the card is hidden from screen readers, which read the line.
+    // line above stays the record; the card is hidden from screen readers, which read the line
+    // (all but the buttons of a Willpower pick while it is offered: see below).
     // Classes only, no data- attributes: nothing in the output looks like the client's links.
     function safeClass(text) {
         return String(text).replace(/[^A-Za-z0-9_-]/g, "");
@@ -493,6 +496,157 @@ let dice_panel = (function () {
         var atBottom = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
         pane.appendChild(card);
         if (atBottom) { pane.scrollTop = pane.scrollHeight; }
+        drawPick();
+    }
+
+    // ------------------------------------------------------------ the card's Willpower pick
+
+    // While the game offers a Willpower reroll with its dice (the offer's `dice`: the roll's
+    // code, its regular faces, the dice +willpower alone takes, the most it takes, the switch
+    // that names dice by position), the card of that roll lets the player pick them: its
+    // regular dice become toggle buttons, and Reroll sends the line a player would type
+    // (`+willpower/position 1 3`). Only those controls are read by a screen reader; the rest
+    // of the card stays hidden (the line is the record). Once the offer goes (the reroll made,
+    // the window closed) the buttons are disabled and the card hidden again.
+    var pick = null;  // {code, card, action, most, chosen: {index: true}, buttons, go, note}
+
+    function pickOffer() {
+        var found = state.actions.filter(function (action) {
+            return action.dice && action.dice.code && Array.isArray(action.dice.regular);
+        });
+        return found.length ? found[0] : null;
+    }
+
+    function drawPick() {
+        var offer = pickOffer();
+        if (pick && (!offer || offer.dice.code !== pick.code)) { endPick(); }
+        if (!offer) { return; }
+        if (pick) { pick.action = offer; return; }
+        var card = cardOf(offer.dice.code);
+        var row = card && regularRow(card, offer.dice.regular);
+        if (row) { startPick(card, row, offer); }
+    }
+
+    function cardOf(code) {
+        var found = document.querySelectorAll("#messagewindow .dp-card.dp-card-" + safeClass(code));
+        return found.length ? found[found.length - 1] : null;
+    }
+
+    // The row of the player's regular dice: on the side labelled with their name first (a
+    // contest, a teamwork roll), else on the card's only side; the first row showing exactly
+    // those faces (regular dice come before Hunger dice).
+    function regularRow(card, faces) {
+        var name = state.sheet ? state.sheet.name : null;
+        var sides = Array.prototype.slice.call(card.querySelectorAll(".dp-card-side"));
+        var own = sides.filter(function (side) {
+            var label = side.querySelector(".dp-card-label");
+            return label && label.textContent === name;
+        });
+        var wanted = faces.map(Number).join(" ");
+        var order = own.concat(sides.filter(function (side) { return own.indexOf(side) < 0; }));
+        for (var i = 0; i < order.length; i++) {
+            var rows = order[i].querySelectorAll(".dp-card-group");
+            for (var j = 0; j < rows.length; j++) {
+                var shown = Array.prototype.map.call(rows[j].querySelectorAll(".dp-die"), function (die) {
+                    return Number(die.textContent); });
+                if (shown.join(" ") === wanted) { return rows[j]; }
+            }
+        }
+        return null;
+    }
+
+    function startPick(card, row, offer) {
+        // output read to its end stays at its end: the buttons and Reroll show without scrolling
+        var pane = document.getElementById("messagewindow");
+        var atBottom = pane && pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+        var most = Number(offer.dice.most) || 1;
+        pick = {code: offer.dice.code, card: card, action: offer, most: most, chosen: {}, buttons: []};
+        (offer.dice.picks || []).slice(0, most).forEach(function (index) { pick.chosen[index] = true; });
+        card.removeAttribute("aria-hidden");
+        Array.prototype.forEach.call(card.querySelectorAll(".dp-card-label, .dp-card-group, .dp-card-outcome, .dp-card-code"),
+            function (part) { if (part !== row) { part.setAttribute("aria-hidden", "true"); } });
+        var label = row.querySelector(".dp-card-group-label");
+        if (label) { label.setAttribute("aria-hidden", "true"); }
+        row.setAttribute("role", "group");
+        row.setAttribute("aria-label", "Your dice to reroll with Willpower, at most " + most);
+        Array.prototype.forEach.call(row.querySelectorAll(".dp-die"), function (face, index) {
+            var die = el("button", {type: "button", className: face.className.replace(/ dp-pick\b/g, "") + " dp-pick",
+                                    "aria-label": "Die " + (index + 1) + ", showing " + face.textContent},
+                         face.textContent);
+            die.addEventListener("click", function () { toggleDie(index); });
+            row.replaceChild(die, face);
+            pick.buttons.push(die);
+        });
+        var old = card.querySelector(".dp-pick-bar");  // an offer made again for this card
+        if (old) { card.removeChild(old); }
+        var bar = el("div", {className: "dp-pick-bar"});
+        pick.go = button("", rerollPicked, {className: "dp-btn dp-pick-go"});
+        pick.note = el("span", {className: "dp-pick-note", "aria-live": "polite"});
+        // the dice do not look like buttons until pressed: say that they are
+        bar.appendChild(el("span", {className: "dp-pick-hint"}, "Pick up to " + most + " of your dice:"));
+        bar.appendChild(pick.go);
+        bar.appendChild(pick.note);
+        card.appendChild(bar);
+        card.classList.add("dp-picking");
+        card.classList.remove("dp-picked");
+        // keys stay on the card (the web client sends every Enter to the game)
+        ["keydown", "keyup"].forEach(function (name) {
+            card.addEventListener(name, function (evnt) { evnt.stopPropagation(); });
+        });
+        showPick();
+        if (atBottom) { pane.scrollTop = pane.scrollHeight; }
+    }
+
+    function chosenIndexes() {
+        return Object.keys(pick.chosen).map(Number).sort(function (a, b) { return a - b; });
+    }
+
+    function showPick() {
+        var count = chosenIndexes().length;
+        pick.buttons.forEach(function (die, index) {
+            die.setAttribute("aria-pressed", pick.chosen[index] ? "true" : "false");
+        });
+        pick.go.textContent = "Reroll with Willpower (" + count + ")";
+        pick.go.disabled = !count;
+    }
+
+    function toggleDie(index) {
+        if (!pick) { return; }
+        if (pick.chosen[index]) {
+            delete pick.chosen[index];
+        } else if (chosenIndexes().length >= pick.most) {
+            pick.note.textContent = "Willpower rerolls at most " + pick.most + " dice: release one first.";
+            return;
+        } else {
+            pick.chosen[index] = true;
+        }
+        pick.note.textContent = "";
+        showPick();
+    }
+
+    function rerollPicked() {
+        if (!pick) { return; }
+        var places = chosenIndexes().map(function (index) { return index + 1; });
+        if (!places.length) { return; }
+        var action = pick.action;
+        sendLine(action.command + action.dice["switch"] + " " + places.join(" "));
+        endPick();
+        state.actions = state.actions.filter(function (each) { return each !== action; });
+        drawActions();
+        setTimeout(function () { if (state.sheet) { send("dice_panel", {actions: true}); } }, 1500);
+    }
+
+    // The pick is over: its controls stay to show what was picked, disabled, and the card is
+    // hidden from screen readers again.
+    function endPick() {
+        if (!pick) { return; }
+        pick.buttons.forEach(function (die) { die.disabled = true; });
+        pick.go.disabled = true;
+        pick.note.textContent = "";
+        pick.card.classList.remove("dp-picking");
+        pick.card.classList.add("dp-picked");
+        pick.card.setAttribute("aria-hidden", "true");
+        pick = null;
     }
 
     // ------------------------------------------------------------ messages from the server
@@ -534,7 +688,7 @@ let dice_panel = (function () {
             var now = Date.now();
             state.actions = kwargs.actions.map(function (action) {
                 return {label: action.label, command: action.command, pool: !!action.pool,
-                        until: action.seconds ? now + action.seconds * 1000 : null};
+                        until: action.seconds ? now + action.seconds * 1000 : null, dice: action.dice || null};
             });
             // how many answers came: the page's tests wait for the one after a roll
             state.answers = (state.answers || 0) + 1;
