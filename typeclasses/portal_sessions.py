@@ -219,8 +219,12 @@ class PortalSessionHandler(EvenniaPortalSessionHandler):
         if entry is None:
             return
         entry.stop_timer()
-        if not self.server_up() or session.sessid not in self:
-            entry.releasing = False
+        if not self.server_up():
+            entry.releasing = False  # gone again: the next `at_server_connection` sends them
+            return
+        if session.sessid not in self:
+            # Still in Evennia's connection queue (its connection rate): not yet the Server's.
+            entry.timer = reactor.callLater(RELEASE_FALLBACK, self._release, session)
             return
         del self.held[session.sessid]
         for kwargs in entry.lines:
