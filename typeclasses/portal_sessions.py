@@ -197,9 +197,12 @@ class PortalSessionHandler(EvenniaPortalSessionHandler):
 
     # -- holding and releasing --------------------------------------------------------------
 
-    def _tell(self, session, line):
+    def _tell(self, session, line, raw=True):
+        """One line of the Portal's own (`raw`: sent as written, no markup read), never counted
+        as the Server's first text (`data_out` above)."""
         if session.sessid in self.waiting or session.sessid in self:
-            EvenniaPortalSessionHandler.data_out(self, session, text=((line,), {"options": {"raw": True}}))
+            options = {"options": {"raw": True}} if raw else {}
+            EvenniaPortalSessionHandler.data_out(self, session, text=((line,), options))
 
     def _hold(self, session, kwargs):
         entry = self.held.setdefault(session.sessid, Held())
@@ -207,7 +210,7 @@ class PortalSessionHandler(EvenniaPortalSessionHandler):
             entry.told = True
             self._tell(session, self.waiting_line())
         if too_long(kwargs):
-            self._tell(session, settings.MAX_CHAR_LIMIT_WARNING)
+            self._tell(session, settings.MAX_CHAR_LIMIT_WARNING, raw=False)  # as Evennia sends it
         elif is_blank(kwargs):
             return
         elif not entry.add(kwargs):
