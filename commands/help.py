@@ -60,7 +60,7 @@ from evennia.help.utils import LunrSearch
 from storyteller_dice.rules import systems
 from storyteller_dice.rules.display import escape
 
-from . import help_entries
+from . import help_entries, pager
 from .dice_base import system_and_wing
 from .help_layout import columns, grid, link, session_width, wrap_text
 
@@ -230,6 +230,24 @@ class CmdHelp(_StockHelp):
     def help_width(self):
         """The width this help is laid out at: the session's own (help_layout.session_width)."""
         return session_width(self.session)
+
+    def msg_help(self, text, **kwargs):
+        """The stock sending (paged, unless the web client shows help in its pop-up), through
+        our pager: its prompt fits the screen too (`commands.pager`)."""
+        if type(self).help_more and not self._help_popup():
+            pager.msg(self.caller, text, session=self.session, text_kwargs={"type": "help"}, **kwargs)
+            return
+        self.msg(text=(text, {"type": "help"}))
+
+    def _help_popup(self):
+        """Whether this is a web client that shows help in its pop-up (the stock test)."""
+        if not self.session or self.session.protocol_key not in ("webclient/websocket", "webclient/ajax"):
+            return False
+        try:
+            options = self.account.db._saved_webclient_options
+            return bool(options and options["helppopup"])
+        except KeyError:
+            return False
 
     def _topic(self, name, click_topics, style=""):
         """A topic as the index and the suggestions show it: a link to `help <name>`, or

@@ -6,15 +6,14 @@ queries and the rules of who may see what are in `rolllog.api`, the look in `rol
 
 Both fit the caller's screen: lines are made at the client's width (NAWS; 80 when unknown,
 never more than 80 for +rolls, whose rows are two lines an entry), and a list taller than the
-client's screen goes through Evennia's pager (`evennia.utils.evmore`).
+client's screen goes through Evennia's pager, with its prompt fitted to the screen too
+(`commands.pager`).
 """
-
-from evennia.utils import evmore
 
 from storyteller_dice.rolllog import api, display
 from storyteller_dice.rules.errors import DiceError
 
-from . import dice_base
+from . import dice_base, pager
 from .dice_base import DiceCommand, find_character, is_staff, whole_number
 
 PAGE_SIZE = 15  # entries on a +rolls page: 2 lines each, 33 lines with the title
@@ -53,7 +52,7 @@ def send_paged(caller, text):
         except AttributeError:
             has_session = False
         if has_session:
-            evmore.msg(caller, text, exit_on_lastpage=True)
+            pager.msg(caller, text, exit_on_lastpage=True)
             return
     caller.msg(text)
 

@@ -287,10 +287,10 @@ class TestEightyColumns(CommandLogBase):
         for _ in range(3):
             self.roll("1", [6], cmd=CmdCheck)
         with mock.patch.object(cmd_rolllog, "_flag", return_value=8), \
-                mock.patch.object(cmd_rolllog.evmore, "msg") as paged:
+                mock.patch.object(cmd_rolllog.pager, "msg") as paged:
             cmd_rolllog.send_paged(self.char1, "\n".join(str(n) for n in range(20)))
         paged.assert_called_once()
-        with mock.patch.object(cmd_rolllog.evmore, "msg") as paged:
+        with mock.patch.object(cmd_rolllog.pager, "msg") as paged:
             cmd_rolllog.send_paged(self.char1, "short")
         paged.assert_not_called()
 

@@ -16,6 +16,7 @@ from unittest.mock import MagicMock, patch
 import pytest
 from django.test import override_settings
 from evennia import settings_default
+from evennia.server.portal.portalsessionhandler import PortalSessionHandler as EvenniaPortalSessionHandler
 from evennia.server.serversession import ServerSession as EvenniaServerSession
 from evennia.server.sessionhandler import ServerSessionHandler as EvenniaServerSessionHandler
 from evennia.utils.ansi import parse_ansi, strip_raw_ansi
@@ -33,7 +34,8 @@ class HostSession(OurServerSession):
 
 def host_settings(**changes):
     """A game's settings as `evennia --init` leaves them (Evennia's defaults), with `changes`."""
-    names = ("SERVER_SESSION_CLASS", "SERVER_SESSION_HANDLER_CLASS", "SERVER_SERVICES_PLUGIN_MODULES",
+    names = ("SERVER_SESSION_CLASS", "SERVER_SESSION_HANDLER_CLASS", "PORTAL_SESSION_HANDLER_CLASS",
+             "SERVER_SERVICES_PLUGIN_MODULES",
              "PORTAL_SERVICES_PLUGIN_MODULES", "INPUT_FUNC_MODULES", "IN_GAME_ERRORS")
     values = {name: copy.copy(getattr(settings_default, name)) for name in names}
     return SimpleNamespace(**{**values, **changes})
@@ -69,6 +71,7 @@ def test_on_with_evennias_defaults_sets_ours_and_appends_the_plugins():
     hardening.complete_settings(given)
     assert given.SERVER_SESSION_CLASS == f"{OURS}.serversession.ServerSession"
     assert given.SERVER_SESSION_HANDLER_CLASS == f"{OURS}.sessionhandler.ServerSessionHandler"
+    assert given.PORTAL_SESSION_HANDLER_CLASS == f"{OURS}.portal_sessions.PortalSessionHandler"
     assert given.SERVER_SERVICES_PLUGIN_MODULES == ["server.conf.server_services_plugins",
                                                     f"{OURS}.hardening_server"]
     assert given.PORTAL_SERVICES_PLUGIN_MODULES == ["server.conf.portal_services_plugins",
@@ -126,6 +129,21 @@ class HostHandler(EvenniaServerSessionHandler):
     """A game's own session handler, on Evennia's."""
 
 
+def test_the_games_own_portal_handler_is_kept_and_named_at_start():
+    given = host_settings(DICE_HARDEN_GAME=True, PORTAL_SESSION_HANDLER_CLASS="tests.test_hardening.HostPortalHandler")
+    hardening.complete_settings(given)
+    assert given.PORTAL_SESSION_HANDLER_CLASS == "tests.test_hardening.HostPortalHandler"
+    assert hardening.start_lines(given) == [
+        "storyteller_dice: DICE_HARDEN_GAME is on, but PORTAL_SESSION_HANDLER_CLASS is the game's own "
+        "(tests.test_hardening.HostPortalHandler); not protected: input typed while the Server is not "
+        "up held and read once it is (else it is lost)."
+    ]
+
+
+class HostPortalHandler(EvenniaPortalSessionHandler):
+    """A game's own Portal session handler, on Evennia's."""
+
+
 def test_a_games_own_class_built_on_ours_is_protected():
     given = host_settings(DICE_HARDEN_GAME=True, SERVER_SESSION_CLASS="tests.test_hardening.HostSession")
     hardening.complete_settings(given)
@@ -156,6 +174,7 @@ def test_this_games_settings_have_the_bundle_completed():
     assert settings.DICE_HARDEN_GAME is True
     assert settings.SERVER_SESSION_CLASS == f"{OURS}.serversession.ServerSession"
     assert settings.SERVER_SESSION_HANDLER_CLASS == f"{OURS}.sessionhandler.ServerSessionHandler"
+    assert settings.PORTAL_SESSION_HANDLER_CLASS == f"{OURS}.portal_sessions.PortalSessionHandler"
     assert settings.SERVER_SERVICES_PLUGIN_MODULES[-1] == f"{OURS}.hardening_server"
     assert settings.PORTAL_SERVICES_PLUGIN_MODULES[-1] == f"{OURS}.hardening_portal"
     assert settings.IN_GAME_ERRORS is False
@@ -213,6 +232,7 @@ BUNDLE = {
     "typeclasses/amp_framing.py": "replaces Evennia's AMPMultiConnectionProtocol.dataReceived",
     "typeclasses/serversession.py": "the session class: its own state on Evennia's ServerSession",
     "typeclasses/sessionhandler.py": "the session handler: Evennia's ServerSessionHandler subclassed",
+    "typeclasses/portal_sessions.py": "the Portal's session handler: Evennia's PortalSessionHandler subclassed",
     "typeclasses/player_errors.py": "replaces cmdhandler._msg_err",
     "typeclasses/client_options.py": "replaces Evennia's client_options and webclient_options inputfuncs",
     "typeclasses/durable.py": "wraps the AMP client's send methods and Django's connection commit",

@@ -108,3 +108,23 @@ class TestEncoding(EvenniaCommandTest):
         cmdset.at_cmdset_creation()
         found = [cmd for cmd in cmdset.commands if cmd.key == "encoding"]
         assert len(found) == 1 and type(found[0]) is CmdUnconnectedEncoding
+
+
+@pytest.mark.parametrize("servername", ["Storyteller Dice", "The Very Long Name of a Game That Goes On and On",
+                                        "Name|rRed{x}"])
+def test_every_line_of_the_connection_screen_fits_41_columns(db, servername):
+    # Shown before a client's NAWS may have told its width: laid out for the narrowest screen.
+    from django.test import override_settings
+    from evennia.utils import ansi
+
+    from storyteller_dice.typeclasses import welcome
+    from storyteller_dice.typeclasses.columns import terminal_columns
+
+    with override_settings(SERVERNAME=servername, DICE_COMMAND_KEYS={"+stat": "+setmystatnow"}):
+        screen = welcome.connection_screen()
+    lines = ansi.parse_ansi(screen, strip_ansi=True).split("\n")
+    assert max(terminal_columns(line) for line in lines) <= welcome.SCREEN_WIDTH == 41, "\n".join(lines)
+    shown = " ".join(" ".join(lines).split())
+    assert " ".join(servername.split()) in shown
+    assert "create <username> <password>" in shown and "connect <username> <password>" in shown
+    assert "+setmystatnow <trait>=<value>" in shown

@@ -13,6 +13,9 @@ What the bundle turns on (each module's docstring says why and how):
 - **The session handler** (`SERVER_SESSION_HANDLER_CLASS`, `typeclasses.sessionhandler`): a
   screen reader's text stripped once, on the Server, for every message (stock Evennia's too),
   and the same message to many sessions sent to the Portal as one (`typeclasses.amp_batch`).
+- **The Portal's session handler** (`PORTAL_SESSION_HANDLER_CLASS`, `typeclasses.portal_sessions`):
+  what a player types while the Server is not up (first start, restart, a Server that died) is
+  held by the Portal, bounded, and read once the Server is up, after the connection screen.
 - **AMP framing** (`typeclasses.amp_framing`, in both processes) and the Portal's side of
   batching (`amp_batch.install_portal`): the bundle's plugin modules are appended to
   `SERVER_SERVICES_PLUGIN_MODULES` / `PORTAL_SERVICES_PLUGIN_MODULES`
@@ -60,6 +63,7 @@ SETTING = "DICE_HARDEN_GAME"
 _PACKAGE = "storyteller_dice.typeclasses"
 SESSION_CLASS = f"{_PACKAGE}.serversession.ServerSession"
 SESSION_HANDLER_CLASS = f"{_PACKAGE}.sessionhandler.ServerSessionHandler"
+PORTAL_SESSION_HANDLER_CLASS = f"{_PACKAGE}.portal_sessions.PortalSessionHandler"
 SERVER_PLUGIN = f"{_PACKAGE}.hardening_server"
 PORTAL_PLUGIN = f"{_PACKAGE}.hardening_portal"
 CLIENT_OPTIONS = f"{_PACKAGE}.client_options"
@@ -75,6 +79,10 @@ NOT_PROTECTED = {
         SESSION_HANDLER_CLASS,
         "a screen reader's text stripped once for every message (the dice's own lines are "
         "stripped anyway), one AMP message for many sessions",
+    ),
+    "PORTAL_SESSION_HANDLER_CLASS": (
+        PORTAL_SESSION_HANDLER_CLASS,
+        "input typed while the Server is not up held and read once it is (else it is lost)",
     ),
 }
 

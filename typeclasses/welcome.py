@@ -13,6 +13,15 @@ the settings as commands/keys.py reads it: a typeclass never imports the command
 `renamed(text)` rewrites every key of ours in a text as `help` does. **Ruling:** a line that
 would name a command the game left out is not shown (no "+stat" where there is none).
 
+**Ruling (the connection screen's width):** every line of the connection screen is at most
+`SCREEN_WIDTH` (41) columns, the narrowest screen the game lays out for (a 390-pixel phone's
+web client, a small telnet window), whatever the client's width. Evennia shows the screen a
+moment after the connection (`DELAY_CMD_LOGINSTART`), before a telnet client's NAWS may have
+told its width, and the screen is not drawn again when it does (a second screen, or one
+replaced while the player reads or types, is worse than a narrow one); so the screen is laid
+out for every width at once. A game name or slogan too long for a line is wrapped like the
+rest.
+
 It sits with the typeclasses, below the commands, because the web pages use it too.
 """
 
@@ -28,8 +37,8 @@ from . import key_names
 from .names import ACCOUNT_RULE
 from .system import dice_system
 
-RULE = "|c==============================================================|n"
-SCREEN_WIDTH = 62  # the rule's width: the screen's lines fit between its ends
+SCREEN_WIDTH = 41  # every line's most (see the ruling above); the rule's width
+RULE = "|c" + "=" * SCREEN_WIDTH + "|n"
 
 # Evennia's own Limbo description starts so (it is translated, so only its start is compared).
 _EVENNIA_LIMBO_STARTS = ("Welcome to your new |wEvennia|n-based game", "Welcome to your new Evennia")
@@ -64,16 +73,16 @@ def connection_screen():
              f"honest result. {blurb()}")
     lines = [
         RULE,
-        f" Welcome to |w{escape(settings.SERVERNAME)}|n!",
-        f" {escape(slogan())}",
+        *_welcome(settings.SERVERNAME),
+        *_wrapped(slogan()),
         "",
-        *_wrapped(escape(about)),
+        *_wrapped(about),
         "",
-        " New here? Create an account (without the <>'s):",
-        "      |wcreate <username> <password>|n",
+        *_wrapped("New here? Create an account (without the <>'s):"),
+        "   |wcreate <username> <password>|n",
         *_wrapped(ACCOUNT_RULE + " A password with spaces goes in double quotes."),
-        " Already have one? Connect to it:",
-        "      |wconnect <username> <password>|n",
+        *_wrapped("Already have one? Connect to it:"),
+        "   |wconnect <username> <password>|n",
         "",
         *_wrapped(first_steps()),
         RULE,
@@ -83,8 +92,18 @@ def connection_screen():
 
 
 def _wrapped(text):
-    """Plain text (no markup) on the screen's lines, each one space in."""
-    return [" " + line for line in textwrap.wrap(text, SCREEN_WIDTH - 2, break_on_hyphens=False)]
+    """Text (plain, made inert here) on the screen's lines, each one space in: wrapped as it is
+    shown, so `escape`'s doubled bars do not count twice."""
+    return [" " + escape(line) for line in textwrap.wrap(" ".join(text.split()), SCREEN_WIDTH - 2,
+                                                           break_on_hyphens=False, break_long_words=True)]
+
+
+def _welcome(name):
+    """The greeting, the game's name bright, on as many lines as its length needs."""
+    name = " ".join(str(name).split())
+    if len(f"Welcome to {name}!") <= SCREEN_WIDTH - 2:
+        return [f" Welcome to |w{escape(name)}|n!"]
+    return _wrapped(f"Welcome to {name}!")
 
 
 def first_steps():

@@ -1,8 +1,8 @@
 """
 End to end: the game takes the opt-in bundle by `DICE_HARDEN_GAME = True` alone (its settings
 name neither the session classes nor the plugin modules), and both processes have every piece
-of it: the AMP framing fix in the Server and the Portal, the Portal's batching responder, the
-session class and handler, and the one-line errors; the start log names nothing as unprotected.
+of it: the AMP framing fix in the Server and the Portal, the Portal's batching responder and session
+handler, the session class and handler, and the one-line errors; the start log names nothing as unprotected.
 """
 
 import re
@@ -22,6 +22,7 @@ def test_both_processes_load_the_bundles_plugins(game_server, new_player):
     assert "AMP: a connection is judged by its first chunk only." in server
     assert "AMP: a connection is judged by its first chunk only." in portal
     assert "AMP: one message may go to many sessions (MsgServer2PortalMany)." in portal
+    assert "Portal: input is held while the Server is not up (storyteller_dice)." in portal
     assert "not protected" not in server
     assert "SYNC_BEFORE_SENDING does nothing" not in server
 

@@ -44,6 +44,7 @@ def test_nothing_of_the_bundle_is_loaded(game_server, superuser_client):
     server = (game_server.log_dir / "server.log").read_text(encoding="utf-8", errors="replace")
     portal = (game_server.log_dir / "portal.log").read_text(encoding="utf-8", errors="replace")
     assert "AMP:" not in server + portal
+    assert "Portal: input is held" not in portal  # Evennia's own Portal session handler
     assert "storyteller_dice:" not in server
 
 
