@@ -200,6 +200,7 @@ let dice_panel = (function () {
 
     function drawSheet() {
         if (!parts.sheet) { return; }
+        var focused = focusKey();
         clear(parts.sheet);
         var sheet = state.sheet;
         // Inert until a character is played: nothing to click that would only be refused.
@@ -223,10 +224,15 @@ let dice_panel = (function () {
                                sheet.approved ? "approved" : "not approved yet"));
         }
         parts.sheet.appendChild(who);
+        var edit = editOffer();
+        if (!edit) { state.editing = false; }
+        parts.sheet.classList.toggle("dp-editing", !!state.editing);
+        if (edit) { parts.sheet.appendChild(editBar(edit)); }
         var specialties = {};
         (sheet.specialties || []).forEach(function (pair) {
             (specialties[pair[0]] = specialties[pair[0]] || []).push(pair[1]);
         });
+        var labels = {};  // trait -> its label on the sheet, for the Specialty form
         sheet.sections.forEach(function (section) {
             if (section.kind === "columns") {
                 var box = el("div", {className: "dp-section", role: "group", "aria-label": section.title});
@@ -236,16 +242,13 @@ let dice_panel = (function () {
                     var group = el("div", {className: "dp-group"});
                     group.appendChild(el("h4", {className: "dp-group-title"}, row[0]));
                     row[1].forEach(function (trait) {
-                        var name = trait[0], value = trait[1];
-                        var chip = button(name + " " + value, function () { addTrait(name); },
-                                          {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
-                                           "data-trait": name.toLowerCase()});
-                        group.appendChild(chip);
-                        (specialties[name.toLowerCase()] || []).forEach(function (specialty) {
-                            group.appendChild(button("\u21b3 " + specialty, function () { addTrait(name, specialty); },
-                                {className: "dp-btn dp-trait dp-specialty", "data-trait": name.toLowerCase(),
-                                 "data-specialty": specialty,
-                                 "aria-label": "Add " + name + " with the " + specialty + " Specialty to the pool"}));
+                        var name = trait[0], value = trait[1], key = name.toLowerCase();
+                        labels[key] = name;
+                        var editing = state.editing && edit.traits.indexOf(key) >= 0;
+                        group.appendChild(editing ? traitEditor(edit, key, name, value) : traitChip(name, value));
+                        (specialties[key] || []).forEach(function (specialty) {
+                            group.appendChild(editing ? specialtyEditor(edit, key, name, specialty)
+                                                      : specialtyChip(name, specialty));
                         });
                     });
                     groups.appendChild(group);
@@ -259,6 +262,144 @@ let dice_panel = (function () {
                 parts.sheet.appendChild(line);
             }
         });
+        if (state.editing && edit.specialty) { parts.sheet.appendChild(specialtyForm(edit, labels)); }
+        refocus(focused);
+    }
+
+    function traitChip(name, value) {
+        return button(name + " " + value, function () { addTrait(name); },
+                      {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
+                       "data-trait": name.toLowerCase()});
+    }
+
+    function specialtyChip(name, specialty) {
+        return button("\u21b3 " + specialty, function () { addTrait(name, specialty); },
+            {className: "dp-btn dp-trait dp-specialty", "data-trait": name.toLowerCase(),
+             "data-specialty": specialty,
+             "aria-label": "Add " + name + " with the " + specialty + " Specialty to the pool"});
+    }
+
+    // ------------------------------------------------------------ setting the sheet
+
+    // What the player may still set from here (the sheet's `edit`: null once it is approved,
+    // or where the game has no +stat for them). Every control sends the `+stat` line a player
+    // types, under the key the game gives it: its rules, ranges and refusals are the command's,
+    // and its answer shows in the output.
+    function editOffer() {
+        var edit = state.sheet && state.sheet.edit;
+        return edit && edit.command && edit.traits ? edit : null;
+    }
+
+    var MAX_TYPED = 80;  // characters of a value or a Specialty's name sent from the panel
+
+    // One line of text as typed: no control characters (no second line), trimmed, bounded.
+    function typed(text) {
+        return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").trim().slice(0, MAX_TYPED);
+    }
+
+    function editBar(edit) {
+        var bar = el("div", {className: "dp-edit-bar"});
+        var line = edit.command + " <trait>=<value>";
+        bar.appendChild(el("p", {className: "dp-edit-hint"}, state.editing
+            ? "Set a trait with \u2212 and +, or type its value and press Enter: each change is a " + line
+              + " line, answered in the output. Staff approve the sheet when it is done."
+            : "Set your traits here with Edit sheet, or type " + line + "."));
+        bar.appendChild(button(state.editing ? "Done editing" : "Edit sheet", toggleEditing,
+            {className: "dp-btn dp-edit-toggle", "aria-pressed": state.editing ? "true" : "false",
+             "data-focus": "edit-toggle"}));
+        return bar;
+    }
+
+    function toggleEditing() {
+        state.editing = !state.editing;
+        drawSheet();
+    }
+
+    function setTrait(edit, trait, value) {
+        var text = typed(value);
+        if (text) { sendLine(edit.command + " " + trait + "=" + text); }
+    }
+
+    function traitEditor(edit, key, name, value) {
+        var row = el("div", {className: "dp-edit-row", "data-trait": key});
+        var field = "dp-edit-" + key.replace(/[^a-z0-9]+/g, "-");
+        row.appendChild(el("label", {className: "dp-edit-name", "for": field}, name));
+        var number = Number(value);
+        var lower = button("\u2212", function () { setTrait(edit, key, String(number - 1)); },
+            {className: "dp-btn dp-step dp-lower", "aria-label": "Lower " + name + " to " + (number - 1),
+             "data-focus": "lower:" + key});
+        var input = el("input", {id: field, type: "text", inputmode: "numeric", autocomplete: "off",
+                                 className: "dp-input dp-edit-value", "data-focus": "value:" + key,
+                                 "aria-label": name + " (now " + value + ")"});
+        input.value = String(value);
+        var sendTyped = function () {
+            if (typed(input.value) && typed(input.value) !== String(value)) { setTrait(edit, key, input.value); }
+        };
+        input.addEventListener("keydown", function (evnt) {
+            if (evnt.key === "Enter") { evnt.preventDefault(); sendTyped(); }
+        });
+        input.addEventListener("change", sendTyped);
+        var raise = button("+", function () { setTrait(edit, key, String(number + 1)); },
+            {className: "dp-btn dp-step dp-raise", "aria-label": "Raise " + name + " to " + (number + 1),
+             "data-focus": "raise:" + key});
+        [lower, input, raise].forEach(function (node) { row.appendChild(node); });
+        return row;
+    }
+
+    function specialtyEditor(edit, key, name, specialty) {
+        var word = edit.specialty ? edit.specialty.word : "Specialty";
+        var row = el("div", {className: "dp-edit-spec", "data-trait": key, "data-specialty": specialty});
+        row.appendChild(el("span", {className: "dp-edit-spec-name"}, "\u21b3 " + specialty));
+        row.appendChild(button("Remove", function () {
+            if (edit.specialty) {
+                sendLine(edit.command + "/remove " + edit.specialty.keyword + " " + key + "=" + specialty);
+            }
+        }, {className: "dp-btn dp-spec-remove", "aria-label": "Remove the " + word + " " + specialty + " from " + name,
+            "data-focus": "remove:" + key + ":" + specialty}));
+        return row;
+    }
+
+    // One form for a new Specialty: the trait (of those that take one) and its name.
+    function specialtyForm(edit, labels) {
+        var offer = edit.specialty;
+        var form = el("form", {className: "dp-spec-form", "aria-label": "Add a " + offer.word});
+        form.appendChild(el("h3", {className: "dp-subtitle"}, "Add a " + offer.word));
+        var pick = el("select", {className: "dp-input dp-spec-trait", "aria-label": "Trait", "data-focus": "spec-trait"});
+        offer.traits.forEach(function (trait) {
+            var option = el("option", {value: trait}, labels[trait] || words(trait));
+            pick.appendChild(option);
+        });
+        if (state.specTrait && offer.traits.indexOf(state.specTrait) >= 0) { pick.value = state.specTrait; }
+        pick.addEventListener("change", function () { state.specTrait = pick.value; });
+        var name = el("input", {type: "text", autocomplete: "off", className: "dp-input dp-spec-name",
+                                maxlength: String(MAX_TYPED), placeholder: offer.word.toLowerCase(),
+                                "aria-label": offer.word + " name", "data-focus": "spec-name"});
+        name.value = state.specName || "";  // kept while the sheet is drawn again
+        name.addEventListener("input", function () { state.specName = name.value; });
+        var add = el("button", {type: "submit", className: "dp-btn dp-spec-add", "data-focus": "spec-add"}, "Add");
+        form.addEventListener("submit", function (evnt) {
+            evnt.preventDefault();
+            var text = typed(name.value);
+            if (!text) { name.focus(); return; }
+            state.specTrait = pick.value;
+            sendLine(edit.command + " " + offer.keyword + " " + pick.value + "=" + text);
+            name.value = state.specName = "";
+        });
+        [pick, name, add].forEach(function (node) { form.appendChild(node); });
+        return form;
+    }
+
+    // A sheet drawn again (after each change) keeps the keyboard where it was.
+    function focusKey() {
+        var active = document.activeElement;
+        return active && parts.sheet && parts.sheet.contains(active) ? active.getAttribute("data-focus") : null;
+    }
+
+    function refocus(key) {
+        if (!key) { return; }
+        var found = [].filter.call(parts.sheet.querySelectorAll("[data-focus]"), function (node) {
+            return node.getAttribute("data-focus") === key; });
+        if (found.length) { found[0].focus(); }
     }
 
     // Under the output (a phone), an inert panel keeps only the room of its line; it takes its
