@@ -201,7 +201,8 @@ let dice_panel = (function () {
     function drawSheet() {
         if (!parts.sheet) { return; }
         var focused = focusKey();
-        clear(parts.sheet);
+        state.drawing = true;
+        try { clear(parts.sheet); } finally { state.drawing = false; }
         var sheet = state.sheet;
         // Inert until a character is played: nothing to click that would only be refused.
         parts.live.hidden = !sheet;
@@ -299,11 +300,15 @@ let dice_panel = (function () {
 
     function editBar(edit) {
         var bar = el("div", {className: "dp-edit-bar"});
-        var line = edit.command + " <trait>=<value>";
-        bar.appendChild(el("p", {className: "dp-edit-hint"}, state.editing
-            ? "Set a trait with \u2212 and +, or type its value and press Enter: each change is a " + line
-              + " line, answered in the output. Staff approve the sheet when it is done."
-            : "Set your traits here with Edit sheet, or type " + line + "."));
+        var hint = el("p", {className: "dp-edit-hint"});
+        var said = state.editing
+            ? ["Set a trait with \u2212 and +, or type its value and press Enter: each change is a ",
+               " line, answered in the output. Staff approve the sheet when it is done."]
+            : ["Set your traits here with Edit sheet, or type ", "."];
+        hint.appendChild(document.createTextNode(said[0]));
+        hint.appendChild(el("span", {className: "dp-edit-line"}, edit.command + " <trait>=<value>"));
+        hint.appendChild(document.createTextNode(said[1]));
+        bar.appendChild(hint);
         bar.appendChild(button(state.editing ? "Done editing" : "Edit sheet", toggleEditing,
             {className: "dp-btn dp-edit-toggle", "aria-pressed": state.editing ? "true" : "false",
              "data-focus": "edit-toggle"}));
@@ -331,9 +336,18 @@ let dice_panel = (function () {
         var input = el("input", {id: field, type: "text", inputmode: "numeric", autocomplete: "off",
                                  className: "dp-input dp-edit-value", "data-focus": "value:" + key,
                                  "aria-label": name + " (now " + value + ")"});
-        input.value = String(value);
+        input.defaultValue = String(value);
+        // Once per field: Enter sends, and the field, gone when the sheet comes back, must not
+        // send it again as it loses focus (nor send what is typed in it while the sheet is
+        // drawn again for another change: that stays in the new field).
+        var sent = false;
         var sendTyped = function () {
-            if (typed(input.value) && typed(input.value) !== String(value)) { setTrait(edit, key, input.value); }
+            if (sent || state.drawing || !input.isConnected) { return; }
+            if (typed(input.value) && typed(input.value) !== String(value)) {
+                sent = true;
+                input.setAttribute("data-sent", "yes");  // not typed any more: sent
+                setTrait(edit, key, input.value);
+            }
         };
         input.addEventListener("keydown", function (evnt) {
             if (evnt.key === "Enter") { evnt.preventDefault(); sendTyped(); }
@@ -389,17 +403,22 @@ let dice_panel = (function () {
         return form;
     }
 
-    // A sheet drawn again (after each change) keeps the keyboard where it was.
+    // A sheet drawn again (after each change, whoever made it) keeps the keyboard where it was,
+    // and a value being typed (not sent yet) in the field it is typed in.
     function focusKey() {
         var active = document.activeElement;
-        return active && parts.sheet && parts.sheet.contains(active) ? active.getAttribute("data-focus") : null;
+        if (!active || !parts.sheet || !parts.sheet.contains(active)) { return null; }
+        var typing = active.tagName === "INPUT" && active.value !== active.defaultValue && !active.getAttribute("data-sent");
+        return {key: active.getAttribute("data-focus"), typed: typing ? active.value : null};
     }
 
-    function refocus(key) {
-        if (!key) { return; }
+    function refocus(focused) {
+        if (!focused || !focused.key) { return; }
         var found = [].filter.call(parts.sheet.querySelectorAll("[data-focus]"), function (node) {
-            return node.getAttribute("data-focus") === key; });
-        if (found.length) { found[0].focus(); }
+            return node.getAttribute("data-focus") === focused.key; });
+        if (!found.length) { return; }
+        if (focused.typed !== null && found[0].tagName === "INPUT") { found[0].value = focused.typed; }
+        found[0].focus();
     }
 
     // Under the output (a phone), an inert panel keeps only the room of its line; it takes its
