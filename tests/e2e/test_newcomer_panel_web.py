@@ -159,6 +159,8 @@ def test_newcomer_registers_sets_the_sheet_from_the_panel_and_rolls(
     fits(page, size["width"])
     page.locator('.dp-edit-row[data-trait="athletics"]').scroll_into_view_if_needed()
     shots(page, f"newcomer-{tag}-editing")
+    page.locator(".dp-spec-form").scroll_into_view_if_needed()
+    shots(page, f"newcomer-{tag}-specialty-form")
     remove.click()
     remove.wait_for(state="detached")
     page.locator("input.dp-spec-name").fill("Running")
