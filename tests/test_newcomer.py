@@ -211,6 +211,11 @@ class TestRegisteringLeadsIntoTheGame(EvenniaTest):
         response = self.register("Awayby", {"next": "https://elsewhere.example/"})
         assert response["Location"] == "/webclient/"
 
+    def test_the_form_says_where_it_leads(self):
+        page = " ".join(self.client.get("/auth/register").content.decode().split())
+        assert ("Once registered, you are logged in and the game opens in the web client, playing your new "
+                "character.") in page
+
     def test_a_refused_name_logs_nobody_in(self):
         response = self.register("Bob+x")
         assert response.status_code == 200 and b"alert-danger" in response.content
@@ -226,5 +231,7 @@ class TestRegisteringLeadsIntoTheGame(EvenniaTest):
                                                      "next": "/rolls/"})
         assert response["Location"] == "/rolls/"
         self.client.logout()
+        # the login page keeps the `next` it was given for its form, as Django's does
+        assert 'name="next" value="/rolls/"' in self.client.get("/auth/login/?next=/rolls/").content.decode()
         response = self.client.post("/auth/login/", {"username": "Loggy", "password": "wrong"})
         assert response.status_code == 200 and self.logged_in_as() is None  # Django's refusal, as before
