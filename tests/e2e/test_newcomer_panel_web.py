@@ -194,6 +194,10 @@ def test_newcomer_registers_sets_the_sheet_from_the_panel_and_rolls(
         other = browser.new_context(viewport=size)
         request.addfinalizer(other.close)
         again = other.new_page()
+        # before a character is played, the panel offers nothing to set
+        again.goto(f"{server.web_url}/webclient/")
+        again.locator(".dice-panel .dp-notice").wait_for()
+        assert again.locator(".dp-edit-toggle, .dp-edit-row, .dp-spec-form").count() == 0
         again.goto(f"{server.web_url}/auth/login/")
         again.fill("input[name=username]", name)
         again.fill("input[name=password]", password)
