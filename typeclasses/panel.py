@@ -10,9 +10,9 @@ out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`,
 `roll`, `rolls`, `actions`, `cleared`), plus `char_vitals`, the same gauges GMCP clients get.
 
 The sheet (with its Specialties, approval, Impaired, the system's roll buttons and what the
-player may still set from the panel, `edit`) goes again
-after every write of it: this module listens to `typeclasses.events.SHEET_CHANGED`, whoever
-made the change, and sends it to that character's panel sessions only.
+player may still set from the panel, `edit`) goes again after every write of it: this module
+listens to `typeclasses.events.SHEET_CHANGED`, whoever made the change, and sends it to that
+character's panel sessions only.
 
 What needs the commands (the odds as `+odds` computes them, a system wing's actions such as
 V5's Willpower reroll) is answered by a handler the commands register at server start

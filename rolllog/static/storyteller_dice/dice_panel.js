@@ -226,7 +226,8 @@ let dice_panel = (function () {
         }
         parts.sheet.appendChild(who);
         var edit = editOffer();
-        if (!edit) { state.editing = false; }
+        // editing ends with the offer (an approved sheet) and with the character (another played)
+        if (!edit || state.editingFor !== sheet.name) { state.editing = false; }
         parts.sheet.classList.toggle("dp-editing", !!state.editing);
         if (edit) { parts.sheet.appendChild(editBar(edit)); }
         var specialties = {};
@@ -317,6 +318,7 @@ let dice_panel = (function () {
 
     function toggleEditing() {
         state.editing = !state.editing;
+        state.editingFor = state.sheet && state.sheet.name;
         drawSheet();
     }
 
