@@ -19,6 +19,12 @@ the rest and says which sessions are panel sessions).
 - `tools(character)`: the buttons for a system's own rolls its wing declares (`panel_tools`,
   optional; V5: Rouse, Remorse while a test is due, Frenzy), each under its key in this game
   and only where the character may use the command (its lock), sent with the sheet.
+- `editing(character)`: what the panel's **Edit sheet** may set, sent with the sheet: the key
+  our `+stat` answers to in this game, the traits of the sheet's columns a player sets, and the
+  system's word and keyword for a Specialty with the traits that take one; None once the sheet
+  is approved, or where `+stat` is left out or locked to the character. Setting is never done
+  here either: each control sends the `+stat` line a player types, so the same rules, ranges
+  and refusals apply, in the output as on telnet.
 
 Rolling itself is never done here: the panel's Roll button sends the `+roll ...` line a player
 types, so a roll from the panel is the same roll, to the same audience. The line starts with the
@@ -37,6 +43,7 @@ from storyteller_dice.typeclasses.events import PENDING_CHANGED
 from . import catalogue, contest, events
 from .dice_base import dice_wing
 from .odds import odds_of
+from .sheet import CmdStat
 
 PANEL_KEYS = ("+roll",)  # the commands the panel's own buttons send
 RECENT = 10  # rolls of the room a panel shows
@@ -138,6 +145,47 @@ def may_use(character, line):
     return False
 
 
+def editing(character):
+    """
+    {"command": "+stat", "traits": [trait, ...], "specialty": {"keyword", "word", "traits"} or
+    None} for a sheet its player may still set from the panel, else None. A trait is offered
+    where `+stat` would take it from the player (not `Sheet.staff_only`); the range is left to
+    `+stat`, which refuses a value out of it.
+    """
+    if character.approved:
+        return None
+    key = catalogue.current_key(CmdStat.key)
+    if key is None or not may_use(character, key):
+        return None
+    sheet = character.sheet
+    traits = [trait for trait in column_traits(character) if trait not in sheet.staff_only]
+    return {"command": key, "traits": traits, "specialty": specialty_offer(character, traits)}
+
+
+def column_traits(character):
+    """The sheet's traits shown as columns (Attributes, Skills...), by the names +stat takes."""
+    found = []
+    for part in character.sheet_layout():
+        for _group, shown in part.rows if part.kind == "columns" else ():
+            for label, _value in shown:
+                try:
+                    found.append(character.sheet.match(str(label)))
+                except DiceError:  # a label that is no trait's name: nothing to set
+                    continue
+    return found
+
+
+def specialty_offer(character, traits):
+    """The system's Specialty words and which of `traits` take one (None: the system has none)."""
+    sheet = character.sheet
+    table = character.roller().traits
+    taking = getattr(table, "specialty_traits", None) or frozenset()
+    offered = [trait for trait in traits if trait in taking]
+    if not offered:
+        return None
+    return {"keyword": sheet.specialty_keywords[0], "word": sheet.specialty_words[0], "traits": offered}
+
+
 def panel_keys():
     """{our key: the key it answers to in this game, or None} of the commands the panel sends."""
     return {key: catalogue.current_key(key) for key in PANEL_KEYS}
@@ -207,6 +255,7 @@ def install():
     panel.register_handler(handle)
     panel.register_keys(panel_keys)
     panel.register_tools(tools)
+    panel.register_editing(editing)
     listen()
 
 

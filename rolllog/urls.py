@@ -10,11 +10,13 @@ before its website's own (README: "Add to an existing game"):
   the dice system's sheet (`sheet_page`). Being first, they answer for Evennia's own patterns
   of the same paths, which Evennia's templates still reverse by their plain names
   (`character-detail`, `character-manage`) to these same paths.
+- `/auth/register` and `/auth/login/`: Evennia's registration and Django's login, leading into
+  the web client (`registration`); Evennia's names `register` and `login` reverse to them.
 """
 
 from django.urls import path
 
-from . import sheet_page, views
+from . import registration, sheet_page, views
 
 app_name = "rolllog"
 
@@ -22,5 +24,7 @@ urlpatterns = [
     path("rolls/", views.roll_list, name="index"),
     path("rolls/fairness/", views.fairness, name="fairness"),
     path("rolls/odds/", views.odds, name="odds"),
+    path("auth/register", registration.RegisterView.as_view(), name="register"),
+    path("auth/login/", registration.PlayLoginView.as_view(), name="login"),
     *sheet_page.urlpatterns,
 ]

@@ -173,3 +173,65 @@ def test_help_names_states_the_account_rule():
 
     names = next(entry for entry in HELP_ENTRY_DICTS if entry["key"] == "names")
     assert ACCOUNT_RULE in " ".join(names["text"].split())
+
+
+class TestRegisteringLeadsIntoTheGame(EvenniaTest):
+    """rolllog/registration.py: a new account is logged in and goes to the web client; the
+    login page goes there too unless it was given a page of this site to go back to."""
+
+    PASSWORD = "Sekrit99pw!x"
+
+    def register(self, name, extra=None, query=""):
+        return self.client.post(f"/auth/register{query}", {"username": name, "email": "", "password1": self.PASSWORD,
+                                                           "password2": self.PASSWORD, **(extra or {})})
+
+    def logged_in_as(self):
+        from django.contrib.auth import get_user
+
+        user = get_user(self.client)
+        return user.username if user.is_authenticated else None
+
+    def test_a_new_account_is_logged_in_and_lands_in_the_web_client(self):
+        from evennia.accounts.models import AccountDB
+
+        response = self.register("Newby")
+        assert (response.status_code, response["Location"]) == (302, "/webclient/")
+        assert self.logged_in_as() == "Newby"
+        account = AccountDB.objects.get(username="Newby")
+        # the game's own making: its character comes with the account (the client plays it)
+        assert [char.key for char in account.characters] == ["Newby"]
+        # the shared login: the web client's page connects as this account
+        self.client.get("/webclient/")
+        assert self.client.session["webclient_authenticated_uid"] == account.id
+
+    def test_next_on_this_site_wins_and_no_other(self):
+        response = self.register("Nextby", {"next": "/rolls/"})
+        assert response["Location"] == "/rolls/"
+        self.client.logout()
+        response = self.register("Awayby", {"next": "https://elsewhere.example/"})
+        assert response["Location"] == "/webclient/"
+
+    def test_the_form_says_where_it_leads(self):
+        page = " ".join(self.client.get("/auth/register").content.decode().split())
+        assert ("Once registered, you are logged in and the game opens in the web client, playing your new "
+                "character.") in page
+
+    def test_a_refused_name_logs_nobody_in(self):
+        response = self.register("Bob+x")
+        assert response.status_code == 200 and b"alert-danger" in response.content
+        assert self.logged_in_as() is None
+
+    def test_logging_in_goes_to_the_web_client_unless_a_page_asked(self):
+        self.register("Loggy")
+        self.client.logout()
+        response = self.client.post("/auth/login/", {"username": "Loggy", "password": self.PASSWORD})
+        assert (response.status_code, response["Location"]) == (302, "/webclient/")
+        self.client.logout()
+        response = self.client.post("/auth/login/", {"username": "Loggy", "password": self.PASSWORD,
+                                                     "next": "/rolls/"})
+        assert response["Location"] == "/rolls/"
+        self.client.logout()
+        # the login page keeps the `next` it was given for its form, as Django's does
+        assert 'name="next" value="/rolls/"' in self.client.get("/auth/login/?next=/rolls/").content.decode()
+        response = self.client.post("/auth/login/", {"username": "Loggy", "password": "wrong"})
+        assert response.status_code == 200 and self.logged_in_as() is None  # Django's refusal, as before

@@ -83,7 +83,7 @@ class TestWhoGetsIt(PanelTest):
                       {"label": "Frenzy test", "command": "+frenzy", "target": True}],
             "keys": {"+roll": "+roll"}}
         assert set(sheet) == {"system", "title", "name", "usage", "joiner", "hint", "sections", "specialties",
-                              "approved", "impaired", "tools", "keys"}
+                              "approved", "impaired", "tools", "keys", "edit"}
         assert got[2][1][1] == {"rolls": []} and got[3][1][1] == {"actions": []}
         assert self.web.protocol_flags["DICE_PANEL"] is True
         self.portal_sync.assert_called_once_with(self.web)
@@ -436,3 +436,70 @@ class TestTools(PanelTest):
 
         with override_settings(DICE_SYSTEM="v20"):
             assert self.tools() == []
+
+
+class TestEditing(PanelTest):
+    """What the panel's Edit sheet may set (the sheet's `edit`), for char2, a player on a panel;
+    the lines it sends are `+stat`'s own."""
+
+    def setUp(self):
+        super().setUp()
+        self.telnet.protocol_key = "websocket"
+
+    def edit(self):
+        return self.hello(self.telnet)[0][1][1]["sheet"]["edit"]
+
+    def test_a_sheet_not_approved_offers_its_columns_and_specialties(self):
+        from storyteller_dice.rules.v5.sheet import ALL_ATTRIBUTES, ALL_SKILLS
+
+        edit = self.edit()
+        assert edit["command"] == "+stat"
+        assert sorted(edit["traits"]) == sorted(ALL_ATTRIBUTES + ALL_SKILLS)
+        assert "hunger" not in edit["traits"]  # staff's: not offered
+        assert edit["specialty"] == {"keyword": "spec", "word": "Specialty", "traits": list(ALL_SKILLS)}
+        assert "animal ken" in edit["specialty"]["traits"] and "strength" not in edit["specialty"]["traits"]
+
+    def test_v20_offers_specialties_on_attributes_and_abilities(self):
+        from django.test import override_settings
+
+        with override_settings(DICE_SYSTEM="v20"):
+            edit = self.edit()
+        assert edit["traits"][:3] == ["strength", "dexterity", "stamina"] and "alertness" in edit["traits"]
+        assert not {"health bashing", "health lethal", "health aggravated"} & set(edit["traits"])
+        assert edit["specialty"]["traits"] == edit["traits"]
+
+    def test_approved_renamed_left_out(self):
+        from django.test import override_settings
+
+        from storyteller_dice.commands.sheet import CmdApprove
+
+        with override_settings(DICE_COMMAND_KEYS={"+stat": "+setstat"}):
+            assert self.edit()["command"] == "+setstat"
+        with override_settings(DICE_COMMAND_KEYS={"+stat": None}):
+            assert self.edit() is None
+        # approved: the panel is sent the sheet again, with nothing to set
+        sheets = [message["sheet"] for message in self.panel_messages(
+            lambda: self.call(CmdApprove(), "Char2", caller=self.char1, cmdstring="+approve"), self.telnet)]
+        assert [(sheet["approved"], sheet["edit"]) for sheet in sheets] == [(True, None)]
+
+    def test_a_stat_locked_to_the_player_is_not_offered(self):
+        from storyteller_dice.commands.sheet import CmdStat
+
+        locked = CmdStat.lock_storage
+        CmdStat.lock_storage = "cmd:perm(Developer)"
+        self.addCleanup(setattr, CmdStat, "lock_storage", locked)
+        assert self.edit() is None
+        assert self.hello()[0][1][1]["sheet"]["edit"]["command"] == "+stat"  # char1 is staff
+
+    def test_the_panels_lines_are_stats_own(self):
+        """The lines the panel sends (dice_panel.js: setTrait, the Specialty form, Remove):
+        set, refused over the range with nothing changed, a Specialty added and removed."""
+        from storyteller_dice.commands.sheet import CmdStat
+
+        self.call(CmdStat(), "animal ken=2", "Your Animal Ken is now 2 (was 0).", caller=self.char2)
+        self.call(CmdStat(), "dexterity=6", "Dexterity must be from 1 to 5.", caller=self.char2)
+        assert self.char2.sheet_values["dexterity"] == 1
+        self.call(CmdStat(), "spec animal ken=Dogs", "Added the Specialty Dogs to your Animal Ken.", caller=self.char2)
+        self.call(CmdStat(), "/remove spec animal ken=Dogs", "Removed the Specialty Dogs from your Animal Ken.",
+                  caller=self.char2)
+        assert self.char2.specialties == {}

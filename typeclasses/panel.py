@@ -9,9 +9,10 @@ Unhandled event", and a telnet session never asked for any: neither gets one. Ev
 out as the OOB command `dice_panel` with one keyword naming what it is (`sheet`, `odds`,
 `roll`, `rolls`, `actions`, `cleared`), plus `char_vitals`, the same gauges GMCP clients get.
 
-The sheet (with its Specialties, approval, Impaired and the system's roll buttons) goes again
-after every write of it: this module listens to `typeclasses.events.SHEET_CHANGED`, whoever
-made the change, and sends it to that character's panel sessions only.
+The sheet (with its Specialties, approval, Impaired, the system's roll buttons and what the
+player may still set from the panel, `edit`) goes again after every write of it: this module
+listens to `typeclasses.events.SHEET_CHANGED`, whoever made the change, and sends it to that
+character's panel sessions only.
 
 What needs the commands (the odds as `+odds` computes them, a system wing's actions such as
 V5's Willpower reroll) is answered by a handler the commands register at server start
@@ -37,6 +38,9 @@ _KEYS = []
 DEFAULT_KEYS = {"+roll": "+roll"}
 # The system's own roll buttons: callable(character) -> [{"label", "command", "target"?}].
 _TOOLS = []
+# What the panel's Edit sheet may set: callable(character) -> {"command", "traits", "specialty"}
+# or None (`commands.panel.editing`).
+_EDITING = []
 # The target part of a system's `+roll` usage, in its own syntax: " vs <difficulty>",
 # " vs (<face>,<count>)", ":<TN>".
 _TARGET = re.compile(r"(?P<joiner>\s+\[?vs\s+|:)(?P<hint>\(?<[^>]+>(?:,<[^>]+>\))?)")
@@ -57,6 +61,23 @@ def register_tools(provider):
     """What tells the panel the buttons of a system's own rolls (V5: Rouse, Remorse, Frenzy),
     sent with the sheet: callable(character) -> list; one, registering again replaces it."""
     _TOOLS[:] = [provider]
+
+
+def register_editing(provider):
+    """What tells the panel whether, and what, the player may set from it (`+stat`), sent with
+    the sheet: callable(character) -> dict or None; one, registering again replaces it."""
+    _EDITING[:] = [provider]
+
+
+def current_editing(character):
+    """What the panel may set for `character`, or None (nothing registered: nothing offered)."""
+    if not _EDITING:
+        return None
+    try:
+        return _EDITING[0](character)
+    except Exception:  # noqa: BLE001 - the panel must never stop a sheet change or a login
+        logger.log_trace("dice panel editing")
+        return None
 
 
 def current_tools(character):
@@ -123,7 +144,7 @@ def sheet_message(character):
             "usage": system.roll_usage, "joiner": joiner, "hint": hint, "sections": sections,
             "specialties": [[str(trait), str(name)] for trait, names in specialties.items() for name in names],
             "approved": bool(character.approved), "impaired": impaired(character),
-            "tools": current_tools(character), "keys": current_keys()}
+            "tools": current_tools(character), "keys": current_keys(), "edit": current_editing(character)}
 
 
 def impaired(character):

@@ -26,7 +26,7 @@ def test_fairness_and_odds_pages(game_server, new_player, page):  # noqa: F811
     telnet.close()
 
     base = game_server.web_url
-    page.goto(f"{base}/auth/login/")
+    page.goto(f"{base}/auth/login/?next=/")  # the website, not the web client (the login's own next)
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", password)
     page.locator("form button[type=submit], form input[type=submit]").first.click()

@@ -201,7 +201,9 @@ let dice_panel = (function () {
 
     function drawSheet() {
         if (!parts.sheet) { return; }
-        clear(parts.sheet);
+        var focused = focusKey();
+        state.drawing = true;
+        try { clear(parts.sheet); } finally { state.drawing = false; }
         var sheet = state.sheet;
         // Inert until a character is played: nothing to click that would only be refused.
         parts.live.hidden = !sheet;
@@ -224,10 +226,16 @@ let dice_panel = (function () {
                                sheet.approved ? "approved" : "not approved yet"));
         }
         parts.sheet.appendChild(who);
+        var edit = editOffer();
+        // editing ends with the offer (an approved sheet) and with the character (another played)
+        if (!edit || state.editingFor !== sheet.name) { state.editing = false; }
+        parts.sheet.classList.toggle("dp-editing", !!state.editing);
+        if (edit) { parts.sheet.appendChild(editBar(edit)); }
         var specialties = {};
         (sheet.specialties || []).forEach(function (pair) {
             (specialties[pair[0]] = specialties[pair[0]] || []).push(pair[1]);
         });
+        var labels = {};  // trait -> its label on the sheet, for the Specialty form
         sheet.sections.forEach(function (section) {
             if (section.kind === "columns") {
                 var box = el("div", {className: "dp-section", role: "group", "aria-label": section.title});
@@ -237,16 +245,13 @@ let dice_panel = (function () {
                     var group = el("div", {className: "dp-group"});
                     group.appendChild(el("h4", {className: "dp-group-title"}, row[0]));
                     row[1].forEach(function (trait) {
-                        var name = trait[0], value = trait[1];
-                        var chip = button(name + " " + value, function () { addTrait(name); },
-                                          {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
-                                           "data-trait": name.toLowerCase()});
-                        group.appendChild(chip);
-                        (specialties[name.toLowerCase()] || []).forEach(function (specialty) {
-                            group.appendChild(button("\u21b3 " + specialty, function () { addTrait(name, specialty); },
-                                {className: "dp-btn dp-trait dp-specialty", "data-trait": name.toLowerCase(),
-                                 "data-specialty": specialty,
-                                 "aria-label": "Add " + name + " with the " + specialty + " Specialty to the pool"}));
+                        var name = trait[0], value = trait[1], key = name.toLowerCase();
+                        labels[key] = name;
+                        var editing = state.editing && edit.traits.indexOf(key) >= 0;
+                        group.appendChild(editing ? traitEditor(edit, key, name, value) : traitChip(name, value));
+                        (specialties[key] || []).forEach(function (specialty) {
+                            group.appendChild(editing ? specialtyEditor(edit, key, name, specialty)
+                                                      : specialtyChip(name, specialty));
                         });
                     });
                     groups.appendChild(group);
@@ -260,6 +265,163 @@ let dice_panel = (function () {
                 parts.sheet.appendChild(line);
             }
         });
+        if (state.editing && edit.specialty) { parts.sheet.appendChild(specialtyForm(edit, labels)); }
+        refocus(focused);
+    }
+
+    function traitChip(name, value) {
+        return button(name + " " + value, function () { addTrait(name); },
+                      {className: "dp-btn dp-trait", "aria-label": "Add " + name + " (" + value + ") to the pool",
+                       "data-trait": name.toLowerCase()});
+    }
+
+    function specialtyChip(name, specialty) {
+        return button("\u21b3 " + specialty, function () { addTrait(name, specialty); },
+            {className: "dp-btn dp-trait dp-specialty", "data-trait": name.toLowerCase(),
+             "data-specialty": specialty,
+             "aria-label": "Add " + name + " with the " + specialty + " Specialty to the pool"});
+    }
+
+    // ------------------------------------------------------------ setting the sheet
+
+    // What the player may still set from here (the sheet's `edit`: null once it is approved,
+    // or where the game has no +stat for them). Every control sends the `+stat` line a player
+    // types, under the key the game gives it: its rules, ranges and refusals are the command's,
+    // and its answer shows in the output.
+    function editOffer() {
+        var edit = state.sheet && state.sheet.edit;
+        return edit && edit.command && edit.traits ? edit : null;
+    }
+
+    var MAX_TYPED = 80;  // characters of a value or a Specialty's name sent from the panel
+
+    // One line of text as typed: no control characters (no second line), trimmed, bounded.
+    function typed(text) {
+        return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").trim().slice(0, MAX_TYPED);
+    }
+
+    function editBar(edit) {
+        var bar = el("div", {className: "dp-edit-bar"});
+        var hint = el("p", {className: "dp-edit-hint"});
+        var said = state.editing
+            ? ["Set a trait with \u2212 and +, or type its value and press Enter: each change is a ",
+               " line, answered in the output. Staff approve the sheet when it is done."]
+            : ["Set your traits here with Edit sheet, or type ", "."];
+        hint.appendChild(document.createTextNode(said[0]));
+        hint.appendChild(el("span", {className: "dp-edit-line"}, edit.command + " <trait>=<value>"));
+        hint.appendChild(document.createTextNode(said[1]));
+        bar.appendChild(hint);
+        bar.appendChild(button(state.editing ? "Done editing" : "Edit sheet", toggleEditing,
+            {className: "dp-btn dp-edit-toggle", "aria-pressed": state.editing ? "true" : "false",
+             "data-focus": "edit-toggle"}));
+        return bar;
+    }
+
+    function toggleEditing() {
+        state.editing = !state.editing;
+        state.editingFor = state.sheet && state.sheet.name;
+        drawSheet();
+    }
+
+    function setTrait(edit, trait, value) {
+        var text = typed(value);
+        if (text) { sendLine(edit.command + " " + trait + "=" + text); }
+    }
+
+    function traitEditor(edit, key, name, value) {
+        var row = el("div", {className: "dp-edit-row", "data-trait": key});
+        var field = "dp-edit-" + key.replace(/[^a-z0-9]+/g, "-");
+        row.appendChild(el("label", {className: "dp-edit-name", "for": field}, name));
+        var number = Number(value);
+        var lower = button("\u2212", function () { setTrait(edit, key, String(number - 1)); },
+            {className: "dp-btn dp-step dp-lower", "aria-label": "Lower " + name + " to " + (number - 1),
+             "data-focus": "lower:" + key});
+        var input = el("input", {id: field, type: "text", inputmode: "numeric", autocomplete: "off",
+                                 className: "dp-input dp-edit-value", "data-focus": "value:" + key,
+                                 "aria-label": name + " (now " + value + ")"});
+        input.defaultValue = String(value);
+        // Once per field: Enter sends, and the field, gone when the sheet comes back, must not
+        // send it again as it loses focus (nor send what is typed in it while the sheet is
+        // drawn again for another change: that stays in the new field).
+        var sent = false;
+        var sendTyped = function () {
+            if (sent || state.drawing || !input.isConnected) { return; }
+            if (typed(input.value) && typed(input.value) !== String(value)) {
+                sent = true;
+                input.setAttribute("data-sent", "yes");  // not typed any more: sent
+                setTrait(edit, key, input.value);
+            }
+        };
+        input.addEventListener("keydown", function (evnt) {
+            if (evnt.key === "Enter") { evnt.preventDefault(); sendTyped(); }
+        });
+        input.addEventListener("change", sendTyped);
+        var raise = button("+", function () { setTrait(edit, key, String(number + 1)); },
+            {className: "dp-btn dp-step dp-raise", "aria-label": "Raise " + name + " to " + (number + 1),
+             "data-focus": "raise:" + key});
+        [lower, input, raise].forEach(function (node) { row.appendChild(node); });
+        return row;
+    }
+
+    function specialtyEditor(edit, key, name, specialty) {
+        var word = edit.specialty ? edit.specialty.word : "Specialty";
+        var row = el("div", {className: "dp-edit-spec", "data-trait": key, "data-specialty": specialty});
+        row.appendChild(el("span", {className: "dp-edit-spec-name"}, "\u21b3 " + specialty));
+        row.appendChild(button("Remove", function () {
+            if (edit.specialty) {
+                sendLine(edit.command + "/remove " + edit.specialty.keyword + " " + key + "=" + specialty);
+            }
+        }, {className: "dp-btn dp-spec-remove", "aria-label": "Remove the " + word + " " + specialty + " from " + name,
+            "data-focus": "remove:" + key + ":" + specialty}));
+        return row;
+    }
+
+    // One form for a new Specialty: the trait (of those that take one) and its name.
+    function specialtyForm(edit, labels) {
+        var offer = edit.specialty;
+        var form = el("form", {className: "dp-spec-form", "aria-label": "Add a " + offer.word});
+        form.appendChild(el("h3", {className: "dp-subtitle"}, "Add a " + offer.word));
+        var pick = el("select", {className: "dp-input dp-spec-trait", "aria-label": "Trait", "data-focus": "spec-trait"});
+        offer.traits.forEach(function (trait) {
+            var option = el("option", {value: trait}, labels[trait] || words(trait));
+            pick.appendChild(option);
+        });
+        if (state.specTrait && offer.traits.indexOf(state.specTrait) >= 0) { pick.value = state.specTrait; }
+        pick.addEventListener("change", function () { state.specTrait = pick.value; });
+        var name = el("input", {type: "text", autocomplete: "off", className: "dp-input dp-spec-name",
+                                maxlength: String(MAX_TYPED), placeholder: offer.word.toLowerCase(),
+                                "aria-label": offer.word + " name", "data-focus": "spec-name"});
+        name.value = state.specName || "";  // kept while the sheet is drawn again
+        name.addEventListener("input", function () { state.specName = name.value; });
+        var add = el("button", {type: "submit", className: "dp-btn dp-spec-add", "data-focus": "spec-add"}, "Add");
+        form.addEventListener("submit", function (evnt) {
+            evnt.preventDefault();
+            var text = typed(name.value);
+            if (!text) { name.focus(); return; }
+            state.specTrait = pick.value;
+            sendLine(edit.command + " " + offer.keyword + " " + pick.value + "=" + text);
+            name.value = state.specName = "";
+        });
+        [pick, name, add].forEach(function (node) { form.appendChild(node); });
+        return form;
+    }
+
+    // A sheet drawn again (after each change, whoever made it) keeps the keyboard where it was,
+    // and a value being typed (not sent yet) in the field it is typed in.
+    function focusKey() {
+        var active = document.activeElement;
+        if (!active || !parts.sheet || !parts.sheet.contains(active)) { return null; }
+        var typing = active.tagName === "INPUT" && active.value !== active.defaultValue && !active.getAttribute("data-sent");
+        return {key: active.getAttribute("data-focus"), typed: typing ? active.value : null};
+    }
+
+    function refocus(focused) {
+        if (!focused || !focused.key) { return; }
+        var found = [].filter.call(parts.sheet.querySelectorAll("[data-focus]"), function (node) {
+            return node.getAttribute("data-focus") === focused.key; });
+        if (!found.length) { return; }
+        if (focused.typed !== null && found[0].tagName === "INPUT") { found[0].value = focused.typed; }
+        found[0].focus();
     }
 
     // Under the output (a phone), an inert panel keeps only the room of its line; it takes its
