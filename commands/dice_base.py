@@ -186,6 +186,11 @@ class Wing:
             `text`, as file help entries), shown only while it is the configured system.
         teamwork: the system's `commands.teamwork.TeamworkRules` for the shared +teamwork (or
             None: no teamwork).
+
+    The hooks below are the ones more than one system uses, each with a default that adds
+    nothing. A hook only one system needs is that system's wing's alone, and the shared code
+    asks whether the wing offers it (`commands.wing_features`: V5's `keep`, V20's
+    `prepare_roll`, ...).
     """
 
     switches: tuple[str, ...] = ()
@@ -214,14 +219,6 @@ class Wing:
         self.contest_odds(cmd)
         return True
 
-    def prepare_odds(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
-        """+odds' text and roller before parsing (a system's own ending, e.g. another state)."""
-        return text, roller
-
-    def prepare_roll(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]:
-        """+roll/+check's text and roller before parsing (e.g. state the wing keeps: V20's retries)."""
-        return text, roller
-
     def prepare_request(self, cmd: Asked, request: RollRequest, roller: Roller) -> RollRequest:
         """
         The request +roll, +check and +odds go on with, right after the system parsed it: e.g.
@@ -229,9 +226,6 @@ class Wing:
         request (unchanged by default); may refuse (DiceError).
         """
         return request
-
-    def before_odds(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
-        """Refuse (DiceError) a +odds request the system cannot answer."""
 
     def before_roll(self, cmd: Asked, request: RollRequest, roller: Roller) -> None:
         """Refuse (DiceError) before any die is rolled: e.g. a resource the roll spends is gone."""
@@ -246,41 +240,16 @@ class Wing:
         """
         return result, None, lambda width: []
 
-    def keep(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
-        """
-        State kept with the roll (remember it for a later command), written in the roll's own
-        transaction, once it is stored and before it is shown: one commit for both.
-        `receivers.entry` is the stored entry. Only database writes here, nothing sent: the
-        transaction may be tried again (a clash of codes).
-        """
-
     def rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: "Announced") -> None:
         """After the roll was stored and shown (pay for it, tell someone more, ...)."""
-
-    def extended_keep(self, cmd: Asked, state: Any, request: RollRequest, result: Any, record: dict,
-                      receivers: "Announced") -> None:
-        """As `keep`, for a roll of an extended roll (`commands.extended`; `state`: the
-        `rules.extended.ExtendedRoll` after it), e.g. the roll a later reroll corrects."""
 
     def extended_rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict,
                         receivers: "Announced") -> None:
         """As `rolled`, for a roll of an extended roll (pay what it spends)."""
 
-    def sheet_flags(self, character: Any) -> frozenset[str]:
-        """The flags `Sheet.layout` shows (a frozenset of str)."""
-        return frozenset()
-
     def pending_lines(self, character: Any) -> list[str]:
         """What is still pending for the character (shown on connecting), one line each."""
         return []
-
-    def panel_actions(self, character: Any) -> list[dict]:
-        """What the web client's dice panel offers the character now (`commands.panel`): a
-        list of {"label", "command" (the line a player types), "seconds" (left, or None)}."""
-        return []
-
-    def at_server_start(self) -> None:
-        """Restore the wing's pending state after a start."""
 
 
 # Wing objects registered by key: kept for systems written before `System.wing` named the

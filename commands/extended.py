@@ -10,8 +10,9 @@ every system whose `System.extended` holds its rules (`rules.extended.ExtendedRu
   (`commands.pending`), so it survives a restart; it is written in the roll's own commit.
 - The system rolls, judges and draws each roll as any +roll (`parse`, `roll`, `view`), then its
   rules say what the roll adds (`ExtendedRules.step`); the wing may change the roll right after
-  it is made (`Wing.after_roll`: V5's `/willpower`), keep state with it (`Wing.extended_keep`)
-  and pay for it (`Wing.extended_rolled`).
+  it is made (`Wing.after_roll`: V5's `/willpower`), keep state with it (`extended_keep`,
+  where it offers it: `commands.wing_features.ExtendedKeeper`) and pay for it
+  (`Wing.extended_rolled`).
 
 **Rulings**: started /private, every roll of it is private; `=<name>, ...` shows a roll to those
 named, as with any +roll/private, and is said again on each roll (`+roll/extended =Bob`):
@@ -31,6 +32,7 @@ from storyteller_dice.rules.randomness import get_rng
 from . import pending
 from .dice_base import announce, dice_system, split_comment, whole_number, width_of
 from .roll_parts import EXTENDED_SWITCHES, named_audience, private_to, roll_record, split_shared
+from .wing_features import ExtendedKeeper
 
 SWITCHES = frozenset(EXTENDED_SWITCHES)
 STATE = "extended_roll"  # the pending value's key
@@ -202,7 +204,8 @@ def roll_step(cmd, wing, state, text, fresh, names, comment):
 
     def keep(receivers):  # the new state and the wing's, in the roll's own commit
         save(caller, after)
-        wing.extended_keep(cmd, after, request, result, record, receivers)
+        if isinstance(wing, ExtendedKeeper):
+            wing.extended_keep(cmd, after, request, result, record, receivers)
 
     receivers = announce(caller, render, private=state.private, shared_with=shared, record=record, keep=keep)
     wing.extended_rolled(cmd, request, result, record, receivers)

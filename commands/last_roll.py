@@ -228,7 +228,7 @@ class ExtendedLastRoll(LastRoll):
 
 
 def remember_extended(cmd, state, result, view, record, receivers):
-    """An extended roll's latest roll, for a later reroll (`Wing.extended_keep`: in the roll's commit)."""
+    """An extended roll's latest roll, for a later reroll (the V5 wing's `extended_keep`: in the roll's commit)."""
     remember_roll(cmd.caller, ExtendedLastRoll(
         cmd.caller, state.run, state.rolls, result=result, summary=f"extended roll {state.rolls} of {format_pool(view)}",
         difficulty_given=False, private=state.private, record=record, entry=receivers.entry, receivers=receivers))

@@ -12,6 +12,7 @@ from storyteller_dice.rules.display import format_odds
 
 from .dice_base import system_and_wing, DiceCommand, dice_system, dice_wing, split_comment, width_of
 from .rolls import help_in_this_game
+from .wing_features import OddsChecker, OddsPreparer
 
 
 def odds_usage(system):
@@ -84,7 +85,8 @@ class CmdOdds(DiceCommand):
 
 class OddsAsked:
     """
-    What the wing's odds hooks (`Wing.prepare_odds`, `prepare_request`, `before_odds`) are
+    What the wing's odds hooks (`Wing.prepare_request`; `prepare_odds`, `before_odds` where it
+    offers them: `commands.wing_features`) are
     handed as `cmd` when the odds are asked outside `+odds` (the web client's dice panel): the
     same names a bare `+odds <text>` has, and room for what a hook keeps on it.
     """
@@ -111,9 +113,11 @@ def odds_of(character, text, switches=(), session=None, asked=None):
     wing = dice_wing(system)
     text, _ = split_comment(text)
     roller = character.roller() if hasattr(character, "roller") else system.roller(character.key, {}, {})
-    text, roller = wing.prepare_odds(asked, text, roller)
+    if isinstance(wing, OddsPreparer):
+        text, roller = wing.prepare_odds(asked, text, roller)
     options = frozenset(name for name in switches if name in system.roll_switches)
     request = system.parse(text, options, roller=roller)
     request = wing.prepare_request(asked, request, roller)
-    wing.before_odds(asked, request, roller)
+    if isinstance(wing, OddsChecker):
+        wing.before_odds(asked, request, roller)
     return system.odds(request, roller)

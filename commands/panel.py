@@ -44,6 +44,7 @@ from . import catalogue, contest, events
 from .dice_base import dice_wing
 from .odds import odds_of
 from .sheet import CmdStat
+from .wing_features import PanelActions, PanelTools
 
 PANEL_KEYS = ("+roll",)  # the commands the panel's own buttons send
 RECENT = 10  # rolls of the room a panel shows
@@ -82,7 +83,9 @@ def odds_message(character, session, typed):
 def send_actions(character, session=None):
     sessions = panel.panel_sessions(character, session)
     if sessions:
-        panel.send(sessions, actions=in_this_game(dice_wing().panel_actions(character)) + contest_actions(character))
+        wing = dice_wing()
+        offered = wing.panel_actions(character) if isinstance(wing, PanelActions) else []
+        panel.send(sessions, actions=in_this_game(offered) + contest_actions(character))
 
 
 def contest_actions(character):
@@ -130,10 +133,10 @@ def in_this_game(actions):
 def tools(character):
     """The wing's buttons for its own rolls (`panel_tools`) the character may use here: each
     command under its key in this game, and passing that command's lock for the character."""
-    declared = getattr(dice_wing(), "panel_tools", None)
-    if declared is None:
+    wing = dice_wing()
+    if not isinstance(wing, PanelTools):
         return []
-    return [tool for tool in in_this_game(declared(character)) if may_use(character, tool["command"])]
+    return [tool for tool in in_this_game(wing.panel_tools(character)) if may_use(character, tool["command"])]
 
 
 def may_use(character, line):

@@ -8,7 +8,8 @@ What happens to pending dice state (`commands.pending`) as players come and the 
   still reroll their last roll (`pending_lines`: the contests', the extended rolls' and the
   wing's own), after the notices kept for them while they were away.
 - At every start the challenges that ran out while the server was down expire, the others
-  get their timers back, and the wing restores its own (`at_server_start`).
+  get their timers back, and a wing that keeps its own restores it (`at_server_start`,
+  `commands.wing_features.StartRestorer`).
 
 Kept apart from the state, so that the flows keeping their state there (contests, extended
 rolls, the wings) import the state and are imported here, never the other way round.
@@ -24,6 +25,7 @@ from storyteller_dice.typeclasses.characters import DiceCharacterMixin
 from . import contest, extended
 from .dice_base import dice_wing
 from .pending import deliver_notices
+from .wing_features import StartRestorer
 
 PUPPET_HOOK = "dice_pending_on_puppet"
 
@@ -91,7 +93,9 @@ def at_server_start():
     """
     try:
         contest.restore_challenges()
-        dice_wing().at_server_start()
+        wing = dice_wing()
+        if isinstance(wing, StartRestorer):
+            wing.at_server_start()
     except Exception:  # noqa: BLE001 - the server must start whatever is stored
         logger.log_trace("restoring pending challenges")
     # The sessions are synced from the Portal right after the start hooks run.

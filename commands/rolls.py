@@ -15,6 +15,7 @@ from storyteller_dice.rules.randomness import get_rng
 from .dice_base import system_and_wing, DiceCommand, announce, dice_system, dice_wing, split_comment
 from .extended import extended_roll
 from .rolllog import verify_roll
+from .wing_features import RollKeeper, RollPreparer
 # The pieces every roll command shares, named here too (the wings import them from here).
 from .roll_parts import (EXTENDED_SWITCHES, MAX_SHARED, named_audience, private_to, roll_record,  # noqa: F401
                          roll_summary, split_shared)
@@ -108,7 +109,8 @@ class CmdRoll(DiceCommand):
         system = self.system
         roller = self.caller.roller()
         switches = frozenset(opt for opt in self.switches if opt in system.roll_switches)
-        text, roller = wing.prepare_roll(self, text, roller)
+        if isinstance(wing, RollPreparer):
+            text, roller = wing.prepare_roll(self, text, roller)
         request = system.parse(text, switches, roller=roller, numbers_only=self.numbers_only)
         request = wing.prepare_request(self, request, roller)
         wing.before_roll(self, request, roller)
@@ -132,7 +134,8 @@ class CmdRoll(DiceCommand):
         def keep(receivers):  # the wing's state kept with the roll, in the roll's own commit
             wing.keep(self, request, result, record, receivers)
 
-        receivers = announce(caller, render, private=self.private, shared_with=self.shared, record=record, keep=keep)
+        receivers = announce(caller, render, private=self.private, shared_with=self.shared, record=record,
+                             keep=keep if isinstance(wing, RollKeeper) else None)
         wing.rolled(self, request, result, record, receivers)
 
     def record(self, request, result, initial, view, comment):

@@ -14,7 +14,15 @@ Every shared feature's rules are reached from the configured `System` one way,
 - `teamwork`: the wing's `teamwork` (None: no `+teamwork`);
 - `contests`: the `ContestCommand`s among the wing's commands (its `cmdset`), each a contest on
   the shared challenge flow;
-- `contest_odds`: the wing's `+odds/contest` (None: none).
+- `contest_odds`: the wing's `+odds/contest` (None: none);
+- `offers`: the optional hooks the wing has beyond the shared `Wing`'s (`commands.wing_features`:
+  `RollPreparer`, `OddsPreparer`, `OddsChecker`, `RollKeeper`, `ExtendedKeeper`, `SheetFlagger`,
+  `PanelActions`, `PanelTools`, `StartRestorer`), each a runtime-checkable Protocol of one hook
+  that the shared command calls only on a wing that has it.
+
+`WingProtocol` holds the hooks more than one system uses, each with a default that adds nothing;
+a hook only one system needs is that system's wing's alone (an optional hook). Which system uses
+which: docs/contract.md; tests/test_seam_protocols.py counts them again.
 
 Nothing in `commands/` imports this module: it is the page a new system is written against,
 and what tests/test_seam_protocols.py holds the systems to.
@@ -34,11 +42,16 @@ from storyteller_dice.rules.seam import (ExtendedRulesProtocol, SheetProtocol, S
 from .contest import Challenge, ContestCommand
 from .dice_base import Announced, Asked, ExtraLines, dice_system, dice_wing
 from .teamwork import Team
+from .wing_features import (OPTIONAL_HOOKS, ExtendedKeeper, OddsChecker, OddsPreparer,  # noqa: F401
+                            PanelActions, PanelTools, RollKeeper, RollPreparer, SheetFlagger, StartRestorer,
+                            offered_by)
 
 
 @runtime_checkable
 class WingProtocol(Protocol):
-    """A system's commands and its extras to the shared ones (`commands.dice_base.Wing`)."""
+    """A system's commands and its extras to the shared ones (`commands.dice_base.Wing`): the
+    hooks every wing has (more than one system uses each). A wing may offer more, one hook each
+    (`commands.wing_features`)."""
 
     key: str
     switches: tuple[str, ...]
@@ -55,36 +68,19 @@ class WingProtocol(Protocol):
 
     def handle_odds(self, cmd: Asked) -> bool: ...
 
-    def prepare_odds(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]: ...
-
-    def prepare_roll(self, cmd: Asked, text: str, roller: Roller) -> tuple[str, Roller]: ...
-
     def prepare_request(self, cmd: Asked, request: RollRequest, roller: Roller) -> RollRequest: ...
-
-    def before_odds(self, cmd: Asked, request: RollRequest, roller: Roller) -> None: ...
 
     def before_roll(self, cmd: Asked, request: RollRequest, roller: Roller) -> None: ...
 
     def after_roll(self, cmd: Asked, request: RollRequest, result: Any,
                    rng: Random) -> tuple[Any, Any | None, ExtraLines]: ...
 
-    def keep(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: Announced) -> None: ...
-
     def rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict, receivers: Announced) -> None: ...
-
-    def extended_keep(self, cmd: Asked, state: Any, request: RollRequest, result: Any, record: dict,
-                      receivers: Announced) -> None: ...
 
     def extended_rolled(self, cmd: Asked, request: RollRequest, result: Any, record: dict,
                         receivers: Announced) -> None: ...
 
-    def sheet_flags(self, character: Any) -> frozenset[str]: ...
-
     def pending_lines(self, character: Any) -> list[str]: ...
-
-    def panel_actions(self, character: Any) -> list[dict]: ...
-
-    def at_server_start(self) -> None: ...
 
 
 @runtime_checkable
@@ -154,6 +150,7 @@ class Features(NamedTuple):
     teamwork: TeamworkRulesProtocol | None
     contests: tuple[type, ...]
     contest_odds: Callable[[Asked], None] | None
+    offers: tuple[type, ...]
 
 
 def features_of(system: SystemProtocol | None = None) -> Features:
@@ -163,4 +160,5 @@ def features_of(system: SystemProtocol | None = None) -> Features:
     commands = wing.cmdset().commands if wing.cmdset is not None else []
     contests = tuple(type(command) for command in commands if isinstance(command, ContestCommand))
     return Features(system=system, sheet=system.sheet, willpower=willpower_rules(system), extended=system.extended,
-                    wing=wing, teamwork=wing.teamwork, contests=contests, contest_odds=wing.contest_odds)
+                    wing=wing, teamwork=wing.teamwork, contests=contests, contest_odds=wing.contest_odds,
+                    offers=offered_by(wing))

@@ -14,6 +14,7 @@ from storyteller_dice.rules.pools import match_name
 
 from . import keys, pending
 from .help_layout import wrap_text
+from .wing_features import SheetFlagger
 from .dice_base import (DiceCommand, dice_system, dice_wing, find_character, is_staff, record_action, whole_number,
                         width_of)
 from storyteller_dice.rules.display import escape, format_sheet
@@ -24,8 +25,9 @@ def render_sheet(character, width=80):
     """The sheet as text that fits the client's width."""
     system = dice_system()
     status = "approved" if character.approved else "not approved"
-    sections = system.sheet.layout(character.sheet_values, character.specialties,
-                                   dice_wing(system).sheet_flags(character))
+    wing = dice_wing(system)
+    flags = wing.sheet_flags(character) if isinstance(wing, SheetFlagger) else frozenset()
+    sections = system.sheet.layout(character.sheet_values, character.specialties, flags)
     return format_sheet(character.key, status, sections, width=width)
 
 

@@ -1,6 +1,6 @@
 """
 +odds/contest under V20, Seyruun and The Dice Check (each wing's own syntax), and its refusal
-under Whalefall: exact output, the figures those of the rules (tests/test_systems_contest_odds.py
+under Whalefall: exact output, the figures those of the rules (tests/rules/test_systems_contest_odds.py
 checks them against icepool and the game's own scoring), the access rule for a named character,
 bad input refused with the usage and never a traceback.
 

@@ -103,6 +103,8 @@ class TestRouse(TableTest):
             "for 0": "A power's level is from 1 to 5.",
             "for x": "The power's level must be a whole number from 1 to 5, not 'x'.",
             "for": "Say the power's level after 'for'.",
+            "2 for": "Say the power's level after 'for'.",
+            "Char2 for": "Say the power's level after 'for'.",
             "Nobody": "There is no character called 'Nobody'.",
             "Char2=two": "The number of Rouse checks must be a whole number, not 'two'.",
             "=2": "Name the character before '='.",

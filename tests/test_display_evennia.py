@@ -1,7 +1,7 @@
 """
 rules.display measures markup as Evennia strips it: `visible_len(s) == len(strip_ansi(s))` for
 any mix of Evennia's colour, layout and link markup, escapes and text (no database needed;
-this file imports Evennia, so it is apart from the pure tests/test_display.py).
+this file imports Evennia, so it is apart from the pure tests/rules/test_display.py).
 """
 
 import re

@@ -2,7 +2,8 @@
 The seam as code (`rules.seam`, `commands.seam`): the protocols say what the base classes
 offer, name for name and parameter for parameter, and the five systems and the toy system
 (tests/toy_system/) satisfy them, every shared feature's rules reached from the System by
-`commands.seam.features_of`.
+`commands.seam.features_of`. The shared `Wing` holds only hooks more than one system uses; a
+hook of one system is an optional one (`commands.wing_features`), offered by that wing alone.
 """
 
 import inspect
@@ -12,13 +13,14 @@ import pytest
 from storyteller_dice.rules import engine, extended, seam, systems
 
 SYSTEM_KEYS = ("v5", "v20", "seyruun", "whalefall", "dicecheck")
+PROTOCOL_MODULES = (seam.__name__, "storyteller_dice.commands.seam", "storyteller_dice.commands.wing_features")
 
 
 def members(protocol):
     """{name: callable} of what a protocol declares as methods (properties aside)."""
     found = {}
     for klass in protocol.__mro__:
-        if klass.__module__ not in (seam.__name__, "storyteller_dice.commands.seam"):
+        if klass.__module__ not in PROTOCOL_MODULES:
             continue
         for name, value in vars(klass).items():
             if not name.startswith("_") and callable(value):
@@ -123,3 +125,72 @@ def test_every_feature_is_reached_from_the_system(db, key, teamwork, contests, c
         assert (found.sheet, found.extended) == (system.sheet, system.extended)
     finally:
         uninstall()
+
+
+# What each system's wing offers beyond the shared `Wing` (`commands.wing_features`).
+OFFERS = {
+    "v5": {"OddsPreparer", "OddsChecker", "RollKeeper", "ExtendedKeeper", "SheetFlagger", "PanelActions",
+           "PanelTools"},
+    "v20": {"RollPreparer"},
+    "seyruun": set(),
+    "whalefall": set(),
+    "dicecheck": set(),
+    "coin": set(),
+}
+
+
+def wings_by_key():
+    """{key: wing} of the five systems and the toy system (the contract's sixth)."""
+    from storyteller_dice.commands.dice_base import dice_wing
+    from tests import toy_system
+
+    uninstall = toy_system.install()
+    try:
+        return {key: dice_wing(systems.get_system(key)) for key in OFFERS}
+    finally:
+        uninstall()
+
+
+def test_each_wing_offers_its_own_hooks_and_no_other(db):
+    from storyteller_dice.commands import seam as commands_seam
+    from tests import toy_system
+
+    uninstall = toy_system.install()
+    try:
+        for key, expected in OFFERS.items():
+            offers = commands_seam.features_of(systems.get_system(key)).offers
+            assert {feature.__name__ for feature in offers} == expected, key
+    finally:
+        uninstall()
+
+
+def test_an_offered_hook_has_the_protocols_signature(db):
+    from storyteller_dice.commands import wing_features
+
+    for key, wing in wings_by_key().items():
+        for feature in wing_features.offered_by(wing):
+            (name, declared), = members(feature).items()  # one hook each
+            assert parameters(declared) == parameters(getattr(type(wing), name)), (key, name)
+
+
+def test_every_hook_of_the_shared_wing_serves_more_than_one_system(db):
+    # A hook one system alone needs lives in its wing (`commands.wing_features`); the toy counts,
+    # as the contract's sixth system (docs/contract.md).
+    from storyteller_dice.commands.dice_base import Wing
+
+    wings = wings_by_key()
+    for name in public_methods(Wing):
+        users = [key for key, wing in wings.items() if getattr(type(wing), name) is not getattr(Wing, name)]
+        assert len(users) > 1, (name, users)
+
+
+def test_an_optional_hook_is_not_on_the_shared_wing_and_serves_one_system_at_most(db):
+    from storyteller_dice.commands import wing_features
+    from storyteller_dice.commands.dice_base import Wing
+
+    wings = wings_by_key()
+    for feature in wing_features.OPTIONAL_HOOKS:
+        (name, _), = members(feature).items()
+        assert not hasattr(Wing, name), name
+        assert not isinstance(Wing("x"), feature), name
+        assert len([key for key, wing in wings.items() if isinstance(wing, feature)]) <= 1, name

@@ -15,6 +15,10 @@ The V20 wing: what Classic Storyteller adds to the shared commands, found by
 success clears the count), whether or not it was rolled with /retry; /retry is the player's
 word that this attempt is a retry, and only then the penalty applies. +check counts as an
 action of its own ("5 dice").
+
+`prepare_roll` (the `/retry` count) is a hook only V20 offers (`commands.wing_features`); +odds
+has no such hook here, so odds spend nothing and count no earlier attempts (raise the
+difficulty instead: docs/v20.md).
 """
 
 import dataclasses
@@ -90,8 +94,5 @@ See also: help +damage, help +heal, help +contest."""
         key = v20_system.action_key(request)
         earlier = v20_character.retry_count(caller, key)
         v20_character.set_retry_count(caller, key, v20_system.failures_after(earlier, result))
-
-    def before_odds(self, cmd, request, roller):
-        """Odds spend nothing; /retry's count is the player's to add with 'vs'."""
 
 WING = V20Wing("v20")

@@ -9,6 +9,11 @@ The V5 wing: what V5 adds to the shared commands, found by `commands.dice_base.d
 - +odds/reroll: the chances after each Willpower choice for the last roll.
 - its own commands (`V5CmdSet`): +rouse, +hunger, +willpower, +contest, +teamwork, +remorse,
   +frenzy; their pending state (challenges, teamwork, the +willpower window).
+
+Besides the shared `Wing`'s hooks it offers hooks no other system needs, which the shared
+commands call only on a wing that has them (`commands.wing_features`): `prepare_odds` and
+`before_odds` (+odds), `keep` and `extended_keep` (the +willpower window), `sheet_flags`
+(frenzy), `panel_actions` and `panel_tools` (the web client's dice panel).
 """
 
 import dataclasses

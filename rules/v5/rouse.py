@@ -322,18 +322,19 @@ def parse(text):
         level = read_whole(found.group("level"), "The power's level must be a whole number from 1 to "
                            f"{MAX_POWER_LEVEL}", check_level)
         text = text[: found.start()].strip()
-    elif re.match(r"^for$|^for\s|\sfor$", text, re.IGNORECASE):
+    elif re.search(r"^for$|^for\s|\sfor$", text, re.IGNORECASE):
+        # `2 for` and `Alice for` too: a trailing `for` is a level left out, not part of a name.
         raise DiceError("Say the power's level after 'for'.")
     count = 1
     if text:
-        # `-1` is a count (a bad one), not a character's name.
-        if re.fullmatch(r"[-+]?[0-9]+", text):
-            count = read_whole(text.lstrip("+"), "The number of Rouse checks must be a whole number",
-                               check_count, signed=True)
-        elif who is None:
+        # `-1` is a count (a bad one), not a character's name; after '=' only a count stands, and
+        # `read_whole` refuses anything else quoting it cut short.
+        if who is None and not re.fullmatch(r"[-+]?[0-9]+", text):
             who = text
         else:
-            raise DiceError(f"The number of Rouse checks must be a whole number, not '{text}'.")
+            plus = re.fullmatch(r"\+([0-9]+)", text)  # `+2` is 2; `++2` is quoted as typed
+            count = read_whole(plus.group(1) if plus else text, "The number of Rouse checks must be a "
+                               "whole number", check_count, signed=True)
     return who, count, level
 
 

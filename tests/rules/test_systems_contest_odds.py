@@ -11,7 +11,7 @@ Oracles, independent of the code under test:
   `rules.v20.evaluate` + `rules.v20.resist`, `rules.seyruun.evaluate` + `rules.seyruun.contest`,
   `rules.dicecheck.evaluate_opposed`: what +contest and the opposed +roll decide.
 
-Pure: no database, no Evennia. (Named test_*_odds.py: mutmut's selection runs it.)
+Pure: no database, no Evennia. (In tests/rules/: mutmut's selection runs it.)
 """
 
 import itertools

@@ -14,7 +14,7 @@ from storyteller_dice.rules import v5
 from storyteller_dice.rules.errors import DiceError
 from storyteller_dice.rules.randomness import FixedFaces, roll_faces, seeded
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------ counting

@@ -1,0 +1,1 @@
+"""The pure rules tests (see conftest.py): what mutation testing runs."""
