@@ -141,10 +141,9 @@ class CmdWillpower(DiceCommand):
       +willpower/position <positions>
       +willpower/confirm crits
 
-    Costs one point of Superficial Willpower damage and rerolls up to three
-    regular dice of your last roll (made in the last 10 minutes); Hunger
-    dice are never rerolled. A roll is rerolled once. The new dice and the
-    new outcome go to whoever saw the roll.
+    Costs one Superficial Willpower damage; rerolls up to three regular dice
+    of your last roll (of the last 10 minutes), once; never Hunger dice.
+    Whoever saw the roll sees the new dice and outcome.
 
     Which dice:
       failures - up to three regular dice under 6 (the default)
@@ -154,27 +153,21 @@ class CmdWillpower(DiceCommand):
                  still wins without them
       best     - the dice that give the best exact chance to win (then the
                  least chance of a messy critical, then the most successes)
-      2 3      - the regular dice showing these faces (the first die
-                 showing each, from the left)
-    +willpower/position 1 3 rerolls the 1st and 3rd regular dice,
-    counted from the left of Dice: (the web client's result card sends
-    this when you click dice on it); the reroll reads as if you had
-    named their faces.
+      2 3      - the first regular dice showing these faces
+      /position 1 3 - the 1st and 3rd regular dice of Dice: (what the
+                 web client's card sends when you pick dice on it)
     A strategy that raises neither the chance to win nor lowers the
     chance of a messy critical is refused, and nothing is spent. `crits`
     on a roll that already wins shows the chances and asks you to repeat
     it as +willpower/confirm crits.
 
-    Rerollable: +roll, +check, extended rolls, your side of a +contest,
-    your dice in a +teamwork roll. Not Rouse checks, Remorse or frenzy
-    tests, nor +roll willpower / +roll humanity (rating rolls).
+    Rerollable: +roll, +check, extended rolls, your side of a +contest or
+    +teamwork roll; not Rouse, Remorse, frenzy or rating rolls.
 
     Examples:
       +willpower
       +willpower crits
       +willpower 2 3 5
-      +willpower/position 1 4
-      +willpower best
     """
 
     key = "+willpower"
