@@ -37,6 +37,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -70,6 +71,19 @@ def _load_gamectl():
 gamectl = _load_gamectl()
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
+
+# The browser tests' Chromium: Debian's (never `playwright install`), headless.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 MXP = 91
@@ -194,6 +208,21 @@ def _ephemeral_start(default: int = 32768) -> int:
         return default
 
 
+def _worker_share(low: int, high: int) -> tuple[int, int]:
+    """
+    This pytest-xdist worker's own part of low..high (all of it outside xdist): two workers'
+    servers start at the same time, and each could find the same ports free before either
+    listens on them.
+    """
+    worker = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if worker is None or count < 2:
+        return low, high
+    share = (high - low) // count
+    start = low + int(worker.group(1)) % count * share
+    return start, start + share
+
+
 def find_free_port_base(span: int = 7, low: int = 20000, high: int | None = None, tries: int = 200) -> int:
     """
     A port base such that base .. base + span - 1 are all free, below the ephemeral range: a
@@ -201,6 +230,7 @@ def find_free_port_base(span: int = 7, low: int = 20000, high: int | None = None
     other test worker's to PostgreSQL) before the server listens on it.
     """
     high = min(60000, _ephemeral_start()) if high is None else high
+    low, high = _worker_share(low, high)
     rng = random.Random()
     for _ in range(tries):
         base = rng.randrange(low, high - span)
@@ -236,10 +266,10 @@ def copy_sqlite(source, target) -> None:
     database in write-ahead-log mode (game/server/conf/settings.py), where the newest pages may
     still be in the -wal file beside it, so copying the .db3 file alone could miss them.
     """
-    import sqlite3
-
     Path(target).unlink(missing_ok=True)
-    with sqlite3.connect(str(source)) as src, sqlite3.connect(str(target)) as dst:
+    # mode=rw: a source that has gone meanwhile is an error, never a new empty database.
+    source_uri = Path(source).resolve().as_uri() + "?mode=rw"
+    with sqlite3.connect(source_uri, uri=True) as src, sqlite3.connect(str(target)) as dst:
         src.backup(dst)
     src.close()
     dst.close()
@@ -619,8 +649,11 @@ class GameServer:
             if fingerprint:
                 cached = Path(self.db_cache_dir) / f"migrated-{fingerprint}.db3"
         if cached is not None and cached.exists():
-            copy_sqlite(cached, self.db_path)
-            return
+            try:
+                copy_sqlite(cached, self.db_path)
+                return
+            except sqlite3.Error:  # replaced by another test process's copy just then
+                self.db_path.unlink(missing_ok=True)
         result = self.evennia("migrate")
         # Evennia's launcher exits 0 after its own errors (e.g. a settings module that does not
         # import), which it prints as "ERROR: ...".
@@ -631,7 +664,8 @@ class GameServer:
             # so this copy has the tables and nothing else.
             cached.parent.mkdir(parents=True, exist_ok=True)
             for old in cached.parent.glob("migrated-*.db3"):
-                old.unlink(missing_ok=True)
+                if old != cached:  # another test process may be copying this one
+                    old.unlink(missing_ok=True)
             partial = cached.with_suffix(f".{os.getpid()}.tmp")
             copy_sqlite(self.db_path, partial)
             partial.replace(cached)
