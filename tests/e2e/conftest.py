@@ -9,7 +9,8 @@ Fixtures for end-to-end tests (mark them `@pytest.mark.e2e`; scripts/test.sh run
   under fresh names (as `new_player` does) and never count on an empty database.
 - `e2e_servers` (session): the session's servers, one per configuration (systems.SharedServers).
 - `e2e_browser` (session): `e2e_browser.get()` is the session's headless Chromium (started at
-  the first browser test); tests/e2e/test_web.py's `browser` and `page` fixtures use it.
+  the first browser test, closed after the last of a row of them); tests/e2e/test_web.py's
+  `browser` and `page` fixtures use it.
 - `superuser_client`: a TelnetClient logged in as the superuser (Account #1).
 - `new_player`: a factory, `new_player(name=None, password=None, accept=frozenset()) ->
   TelnetClient`, that creates a fresh account over telnet and returns a client logged in with
@@ -76,12 +77,30 @@ class SharedBrowser:
 
 
 @pytest.fixture(scope="session")
-def e2e_browser():
-    shared = SharedBrowser()
+def e2e_browser(pytestconfig):
+    shared = pytestconfig.stash[_BROWSER] = SharedBrowser()
     try:
         yield shared
     finally:
         shared.close()
+
+
+_BROWSER = pytest.StashKey[SharedBrowser]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """
+    Close the session's Chromium after the last test in a row that uses it (tests/conftest.py
+    puts the browser tests together): while Playwright runs, its event loop runs in this
+    thread, and Django then refuses the database to the tests that follow in this process.
+    """
+    try:
+        return (yield)
+    finally:
+        shared = item.config.stash.get(_BROWSER, None)
+        if shared is not None and (nextitem is None or "e2e_browser" not in nextitem.fixturenames):
+            shared.close()
 
 
 @pytest.fixture

@@ -96,8 +96,9 @@ def on_throwaway_postgres() -> bool:
 
 
 # Run with the game's Python (which has psycopg when GAME_DB=postgres), so this module stays
-# standard library only. argv: create|drop|list, database name. It connects to the database
-# in the caller's PGDATABASE (with_postgres.sh's `evennia`), with the game settings' defaults.
+# standard library only. argv: create|drop|list, database name (list: the names' prefix). It
+# connects to the database in the caller's PGDATABASE (with_postgres.sh's `evennia`), with the
+# game settings' defaults.
 _PG_ADMIN = """
 import os, sys
 import psycopg
@@ -116,14 +117,24 @@ with psycopg.connect(autocommit=True, connect_timeout=10, **params) as conn:
         drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
         conn.execute(drop.format(sql.Identifier(name)))
     elif action == "list":
-        rows = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'e2e%' ORDER BY 1")
+        rows = conn.execute("SELECT datname FROM pg_database WHERE left(datname, %s) = %s ORDER BY 1",
+                            (len(name), name))
         print(" ".join(row[0] for row in rows))
 """
 
 
+def _pg_prefix() -> str:
+    """How the names of this process's servers' PostgreSQL databases begin."""
+    return f"e2e_{os.getpid()}_"
+
+
 def postgres_admin(action: str, name: str = "", python: str = sys.executable) -> str:
     """Create or drop a database on the PostgreSQL the environment names, or (`list`) the
-    names of the e2e databases there; returns what it printed."""
+    names of this process's e2e databases there (`name`: another prefix than theirs); returns
+    what it printed. This process's only: the other test worker's servers come and go at the
+    same time."""
+    if action == "list" and not name:
+        name = _pg_prefix()
     result = subprocess.run(
         [python, "-c", _PG_ADMIN, action, name], stdin=subprocess.DEVNULL,
         capture_output=True, text=True, timeout=60,
@@ -640,7 +651,7 @@ class GameServer:
     def _prepare_database(self) -> None:
         """`evennia migrate` into a new database, or copy an already migrated one."""
         if on_throwaway_postgres():
-            name = f"e2e_{os.getpid()}_{secrets.token_hex(4)}"
+            name = f"{_pg_prefix()}{secrets.token_hex(4)}"
             postgres_admin("create", name, self.python)
             self.pg_database = name  # from here on, stop() drops it
         cached = None
