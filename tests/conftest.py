@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("e2e") is not None:
             item.add_marker(pytest.mark.xdist_group(e2e_group(item)))
-    if config.getvalue("loadgroup"):  # an xdist worker of `--dist loadgroup`
+    if getattr(config.option, "loadgroup", False):  # an xdist worker of `--dist loadgroup`
         for item in items:
             name_group(item)
 
