@@ -41,7 +41,8 @@ ensure_chromium
 # ---------------------------------------------------------------------------------------------
 
 # Everything (no arguments): in TEST_WORKERS processes (default 2; 0 runs in this process),
-# the end-to-end tests kept in one of them (tests/conftest.py); with arguments, as given.
+# the end-to-end tests in two groups that each stay in one process with its own servers
+# (tests/conftest.py), handed out first; with arguments, as given.
 if [ "$#" -eq 0 ]; then
     set -- -n "${TEST_WORKERS:-2}" --dist loadgroup
 fi

@@ -1,8 +1,16 @@
 """
 Fixtures for end-to-end tests (mark them `@pytest.mark.e2e`; scripts/test.sh runs them).
 
-- `game_server` (session): one real Evennia server for the whole test session, on free ports
-  with a throwaway database; see harness.GameServer for its attributes.
+- `game_server` (session): one real Evennia server (the default game, V5) for the whole test
+  session, on free ports with a throwaway database; see harness.GameServer for its attributes.
+  A module may replace it with `game_server = systems.system_server("v20")` (the session's
+  server of that system) or, when it stops, restarts or reconfigures its game, a private one
+  (systems.running_server). Servers are shared, so tests make their own accounts and rooms
+  under fresh names (as `new_player` does) and never count on an empty database.
+- `e2e_servers` (session): the session's servers, one per configuration (systems.SharedServers).
+- `e2e_browser` (session): `e2e_browser.get()` is the session's headless Chromium (started at
+  the first browser test, closed after the last of a row of them); tests/e2e/test_web.py's
+  `browser` and `page` fixtures use it.
 - `superuser_client`: a TelnetClient logged in as the superuser (Account #1).
 - `new_player`: a factory, `new_player(name=None, password=None, accept=frozenset()) ->
   TelnetClient`, that creates a fresh account over telnet and returns a client logged in with
@@ -11,19 +19,88 @@ All clients are closed after the test.
 """
 
 import itertools
+import os
 import secrets
 
 import pytest
 
-from .harness import TelnetClient
-from .systems import running_server
+from .harness import CHROMIUM, CHROMIUM_ARGS, TelnetClient
+from .systems import SharedServers
 
 _player_numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def game_server(tmp_path_factory, pytestconfig):
-    yield from running_server(tmp_path_factory.mktemp("e2e-game"), pytestconfig)
+def e2e_servers(tmp_path_factory, pytestconfig):
+    servers = SharedServers(tmp_path_factory, pytestconfig)
+    try:
+        yield servers
+    finally:
+        servers.stop_all()
+
+
+@pytest.fixture(scope="session")
+def game_server(e2e_servers):
+    return e2e_servers.get()
+
+
+class SharedBrowser:
+    """One Chromium for the session (starting it costs seconds): launched at the first `get()`,
+    again if it has gone away, closed by `close()`."""
+
+    def __init__(self):
+        self._playwright = None
+        self._browser = None
+
+    def get(self):
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        if not os.path.exists(CHROMIUM):
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver (scripts/test.sh "
+                        "does it when run as root)")
+        sync_api = pytest.importorskip("playwright.sync_api",
+                                       reason="install the test extras: pip install -e .[test]")
+        if self._playwright is None:
+            self._playwright = sync_api.sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                         args=CHROMIUM_ARGS)
+        return self._browser
+
+    def close(self):
+        browser, playwright, self._browser, self._playwright = self._browser, self._playwright, None, None
+        try:
+            if browser is not None and browser.is_connected():
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def e2e_browser(pytestconfig):
+    shared = pytestconfig.stash[_BROWSER] = SharedBrowser()
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+_BROWSER = pytest.StashKey[SharedBrowser]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """
+    Close the session's Chromium after the last test in a row that uses it (tests/conftest.py
+    puts the browser tests together): while Playwright runs, its event loop runs in this
+    thread, and Django then refuses the database to the tests that follow in this process.
+    """
+    try:
+        return (yield)
+    finally:
+        shared = item.config.stash.get(_BROWSER, None)
+        if shared is not None and (nextitem is None or "e2e_browser" not in nextitem.fixturenames):
+            shared.close()
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -71,6 +72,19 @@ gamectl = _load_gamectl()
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]")
 
+# The browser tests' Chromium: Debian's (never `playwright install`), headless.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 MXP = 91
 
@@ -82,8 +96,9 @@ def on_throwaway_postgres() -> bool:
 
 
 # Run with the game's Python (which has psycopg when GAME_DB=postgres), so this module stays
-# standard library only. argv: create|drop|list, database name. It connects to the database
-# in the caller's PGDATABASE (with_postgres.sh's `evennia`), with the game settings' defaults.
+# standard library only. argv: create|drop|list, database name (list: the names' prefix). It
+# connects to the database in the caller's PGDATABASE (with_postgres.sh's `evennia`), with the
+# game settings' defaults.
 _PG_ADMIN = """
 import os, sys
 import psycopg
@@ -102,14 +117,24 @@ with psycopg.connect(autocommit=True, connect_timeout=10, **params) as conn:
         drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
         conn.execute(drop.format(sql.Identifier(name)))
     elif action == "list":
-        rows = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'e2e%' ORDER BY 1")
+        rows = conn.execute("SELECT datname FROM pg_database WHERE left(datname, %s) = %s ORDER BY 1",
+                            (len(name), name))
         print(" ".join(row[0] for row in rows))
 """
 
 
+def _pg_prefix() -> str:
+    """How the names of this process's servers' PostgreSQL databases begin."""
+    return f"e2e_{os.getpid()}_"
+
+
 def postgres_admin(action: str, name: str = "", python: str = sys.executable) -> str:
     """Create or drop a database on the PostgreSQL the environment names, or (`list`) the
-    names of the e2e databases there; returns what it printed."""
+    names of this process's e2e databases there (`name`: another prefix than theirs); returns
+    what it printed. This process's only: the other test worker's servers come and go at the
+    same time."""
+    if action == "list" and not name:
+        name = _pg_prefix()
     result = subprocess.run(
         [python, "-c", _PG_ADMIN, action, name], stdin=subprocess.DEVNULL,
         capture_output=True, text=True, timeout=60,
@@ -194,6 +219,21 @@ def _ephemeral_start(default: int = 32768) -> int:
         return default
 
 
+def _worker_share(low: int, high: int) -> tuple[int, int]:
+    """
+    This pytest-xdist worker's own part of low..high (all of it outside xdist): two workers'
+    servers start at the same time, and each could find the same ports free before either
+    listens on them.
+    """
+    worker = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if worker is None or count < 2:
+        return low, high
+    share = (high - low) // count
+    start = low + int(worker.group(1)) % count * share
+    return start, start + share
+
+
 def find_free_port_base(span: int = 7, low: int = 20000, high: int | None = None, tries: int = 200) -> int:
     """
     A port base such that base .. base + span - 1 are all free, below the ephemeral range: a
@@ -201,6 +241,7 @@ def find_free_port_base(span: int = 7, low: int = 20000, high: int | None = None
     other test worker's to PostgreSQL) before the server listens on it.
     """
     high = min(60000, _ephemeral_start()) if high is None else high
+    low, high = _worker_share(low, high)
     rng = random.Random()
     for _ in range(tries):
         base = rng.randrange(low, high - span)
@@ -236,10 +277,10 @@ def copy_sqlite(source, target) -> None:
     database in write-ahead-log mode (game/server/conf/settings.py), where the newest pages may
     still be in the -wal file beside it, so copying the .db3 file alone could miss them.
     """
-    import sqlite3
-
     Path(target).unlink(missing_ok=True)
-    with sqlite3.connect(str(source)) as src, sqlite3.connect(str(target)) as dst:
+    # mode=rw: a source that has gone meanwhile is an error, never a new empty database.
+    source_uri = Path(source).resolve().as_uri() + "?mode=rw"
+    with sqlite3.connect(source_uri, uri=True) as src, sqlite3.connect(str(target)) as dst:
         src.backup(dst)
     src.close()
     dst.close()
@@ -610,7 +651,7 @@ class GameServer:
     def _prepare_database(self) -> None:
         """`evennia migrate` into a new database, or copy an already migrated one."""
         if on_throwaway_postgres():
-            name = f"e2e_{os.getpid()}_{secrets.token_hex(4)}"
+            name = f"{_pg_prefix()}{secrets.token_hex(4)}"
             postgres_admin("create", name, self.python)
             self.pg_database = name  # from here on, stop() drops it
         cached = None
@@ -619,8 +660,11 @@ class GameServer:
             if fingerprint:
                 cached = Path(self.db_cache_dir) / f"migrated-{fingerprint}.db3"
         if cached is not None and cached.exists():
-            copy_sqlite(cached, self.db_path)
-            return
+            try:
+                copy_sqlite(cached, self.db_path)
+                return
+            except sqlite3.Error:  # replaced by another test process's copy just then
+                self.db_path.unlink(missing_ok=True)
         result = self.evennia("migrate")
         # Evennia's launcher exits 0 after its own errors (e.g. a settings module that does not
         # import), which it prints as "ERROR: ...".
@@ -631,7 +675,8 @@ class GameServer:
             # so this copy has the tables and nothing else.
             cached.parent.mkdir(parents=True, exist_ok=True)
             for old in cached.parent.glob("migrated-*.db3"):
-                old.unlink(missing_ok=True)
+                if old != cached:  # another test process may be copying this one
+                    old.unlink(missing_ok=True)
             partial = cached.with_suffix(f".{os.getpid()}.tmp")
             copy_sqlite(self.db_path, partial)
             partial.replace(cached)

@@ -1,6 +1,6 @@
 """
 The contrast and phone checks of test_contrast_web.py in a game with DICE_SYSTEM=v20 (its own
-roll marks, odds page and help topics), on a server of its own.
+roll marks, odds page and help topics), on the session's V20 server.
 """
 
 import pytest

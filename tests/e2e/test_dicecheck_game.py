@@ -1,6 +1,6 @@
 """
 End to end: a game started with DICE_SYSTEM=dicecheck, played over telnet by two players
-(one server for this module, started once).
+(the session's dicecheck server, tests/e2e/systems.py).
 """
 
 import re

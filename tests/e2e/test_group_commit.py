@@ -37,7 +37,8 @@ def hold_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def game_server(tmp_path_factory, pytestconfig, hold_file):
-    """The game with every commit synced (FULL, or ON) and the writer's test hold."""
+    """The game with every commit synced (FULL, or ON) and the writer's test hold: a private
+    server (systems.running_server), as its settings are this module's and it is killed here."""
     yield from running_server(tmp_path_factory.mktemp("e2e-group-commit"), pytestconfig, {
         "GAME_SQLITE_SYNCHRONOUS": "FULL", "GAME_PG_SYNCHRONOUS_COMMIT": "ON",
         "DICE_WRITER_HOLD_FILE": str(hold_file)})

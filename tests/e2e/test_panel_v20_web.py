@@ -1,6 +1,6 @@
 """
-End to end, in headless Chromium, on a V20 game (DICE_SYSTEM=v20, a server of this module's
-own): the dice panel inert before a character is played, following staff's changes from telnet
+End to end, in headless Chromium, on a V20 game (DICE_SYSTEM=v20, the session's V20
+server): the dice panel inert before a character is played, following staff's changes from telnet
 (a value, a Specialty, the approval), offering nothing V20 has no command for after a roll, a
 card drawn for each roll; at 390x844 the output, the panel and a one-line input share the
 screen. The V5 game's are in tests/e2e/test_panel_live_web.py, whose steps these are.

@@ -1,6 +1,6 @@
 """
-End to end: a game started with DICE_SYSTEM=seyruun, played over telnet (one server for this
-module, started once): `+check 0 vs 1` rolls a chance die, `+roll/willpower 4 vs 2` rolls 7
+End to end: a game started with DICE_SYSTEM=seyruun, played over telnet (the session's Seyruun
+server, tests/e2e/systems.py): `+check 0 vs 1` rolls a chance die, `+roll/willpower 4 vs 2` rolls 7
 dice and spends 1 Willpower, another player sees the roll, `+sheet`, `+stat wound=moderate`
 and `+odds` answer.
 """

@@ -1,6 +1,6 @@
 """
-End to end: a game started with DICE_SYSTEM=v20, played over telnet (one server for this
-module, started once): staff deal damage, the sheet shows it, the next roll takes the wound
+End to end: a game started with DICE_SYSTEM=v20, played over telnet (the session's V20
+server, tests/e2e/systems.py): staff deal damage, the sheet shows it, the next roll takes the wound
 penalty off and says so, and another player sees the roll.
 """
 

@@ -15,35 +15,19 @@ from urllib.parse import urlparse
 
 import pytest
 
+from .harness import CHROMIUM, CHROMIUM_ARGS  # noqa: F401 - for the other browser modules
+
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 CODE = re.compile(r"\[code ([A-Z0-9]{8})\]")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver (scripts/test.sh "
-                    "does it when run as root)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="install the test extras: pip install -e .[test]")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser(e2e_browser):
+    """The session's headless Chromium (tests/e2e/conftest.py): each test works in contexts
+    of its own and closes them."""
+    return e2e_browser.get()
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module", name="game_server")
 def game_server(tmp_path_factory, pytestconfig):
-    """The game with DICE_HARDEN_GAME=0, on its own ports and throwaway database."""
+    """The game with DICE_HARDEN_GAME=0, on its own ports and throwaway database: a private
+    server (systems.running_server), as its settings are this module's."""
     yield from running_server(tmp_path_factory.mktemp("e2e-plain"), pytestconfig, {"DICE_HARDEN_GAME": "0"})
 
 

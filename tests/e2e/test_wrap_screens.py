@@ -12,9 +12,9 @@ The attacks: a pose padded with spaces to the edge of each screen (one with `<&>
 columns an MXP client gets as twelve characters), then a page header from admin; a `say`, a
 `page` (to the Account) and a message to the Public channel padded so that a `+nospoof` tag of
 admin's follows; a roll comment of 21 two-column characters, then `[Roll] Admin rolls 9`; a
-description whose second line is 78 columns of `x`, then `Bob says, "hi"`. One server per
-system (V5's is the session's; Seyruun's runs without the opt-in bundle, so the Character's
-and Account's own `msg()` do the wrapping there).
+description whose second line is 78 columns of `x`, then `Bob says, "hi"`. On the session's
+server of each system (Seyruun's here runs without the opt-in bundle, so the Character's and
+Account's own `msg()` do the wrapping there).
 """
 
 import re
@@ -25,7 +25,7 @@ import pyte
 import pytest
 
 from .harness import MXP, TelnetClient
-from .systems import CODE, running_server
+from .systems import CODE
 from .test_bounds import SizedClient
 
 pytestmark = pytest.mark.e2e
@@ -47,17 +47,16 @@ SHOWN = ("Account admin pages: Staff audit", "[admin(#1)] admin says", "[Roll] A
 
 
 @pytest.fixture(scope="module", params=list(ROLLS))
-def system_game(request, tmp_path_factory, pytestconfig):
-    """(system key, a running game in that system): V5's is the session's server."""
+def system_game(request, e2e_servers):
+    """(system key, a running game in that system): the session's server of that system (V5's
+    is the default game)."""
     key = request.param
     if key == "v5":
-        yield key, request.getfixturevalue("game_server")
-        return
+        return key, request.getfixturevalue("game_server")
     env = {"DICE_SYSTEM": key}
     if key in WITHOUT_BUNDLE:
         env["DICE_HARDEN_GAME"] = "0"
-    for server in running_server(tmp_path_factory.mktemp(f"e2e-wrap-{key}"), pytestconfig, env):
-        yield key, server
+    return key, e2e_servers.get(env)
 
 
 class Viewer:
