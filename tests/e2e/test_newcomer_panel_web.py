@@ -17,7 +17,7 @@ import secrets
 
 import pytest
 
-from tests.e2e.systems import CODE, running_server
+from tests.e2e.systems import CODE
 from tests.e2e.test_contrast_web import low_texts
 from tests.e2e.test_web import browser, page, send, wait_for_text  # noqa: F401 - fixtures
 
@@ -29,9 +29,9 @@ TARGETS = {"v5": "2", "v20": "6"}  # a difficulty each system's +roll takes
 
 
 @pytest.fixture(scope="module")
-def v20_server(tmp_path_factory, pytestconfig):
-    """A V20 game beside the session's V5 one (one for the module)."""
-    yield from running_server(tmp_path_factory.mktemp("e2e-newcomer-v20"), pytestconfig, {"DICE_SYSTEM": "v20"})
+def v20_server(e2e_servers):
+    """The session's shared V20 game, beside its V5 one (the newcomer's name is its own)."""
+    return e2e_servers.get({"DICE_SYSTEM": "v20"})
 
 
 @pytest.fixture
