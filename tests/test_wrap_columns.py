@@ -326,3 +326,25 @@ class TestARollsLines(Scene, EvenniaCommandTest):
 def test_an_escaped_link_is_text_and_wrapped():
     escaped = "||lchelp||ltx||le " + "word " * 10
     assert wrapped(escaped, 20) == "||lchelp||ltx||le word\n  word word word\n  word word word\n  word word word"
+
+
+def test_a_text_sent_to_many_receivers_is_measured_once_per_width_and_measure():
+    from storyteller_dice.rules import display
+    from storyteller_dice.typeclasses import columns
+
+    columns._wrapped_text.cache_clear()
+    text = "|w[Roll]|n Alice rolls 7 " + "一" * 40  # wide characters: measured, not the quick path
+    first = wrapped(text, 80)
+    with patch.object(columns, "_wrapped_line", side_effect=AssertionError("measured again")):
+        for _receiver in range(50):
+            assert wrapped(text, 80) == first
+    assert wrapped(text, 41) != first  # another width is its own
+    assert columns._wrapped_text.cache_info().misses == 2
+    # A measure swapped in (as a test may) never reads a text wrapped under another.
+    before = display.measure_columns(None)  # one column a code point
+    try:
+        assert wrapped(text, 80) != first
+    finally:
+        display.measure_columns(before)
+    assert wrapped(text, 80) == first
+    assert columns._wrapped_text.cache_info().maxsize == columns.WRAPPED_KEPT

@@ -57,10 +57,14 @@ from wcwidth import wcwidth
 from storyteller_dice.rules.display import (
     DEFAULT_WIDTH, MIN_WIDTH, fit_width, measure_columns, reported_number, shown_at, strip_markup, wrap,
 )
+from storyteller_dice.rules import display as _display  # the column measure in force
 from storyteller_dice.rules.display import _LINK, _tokens  # markup read as Evennia reads it
 
 #: The hanging indent of a continuation line, beyond the line's own leading spaces.
 INDENT = 2
+#: How many wrapped texts are kept (see `_wrapped_text`): one message's receivers need one, a
+#: few hundred cover every width in a busy room; each is a message already bounded in size.
+WRAPPED_KEPT = 256
 _LINK_STARTS = ("|lc", "|lu")
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 
@@ -150,7 +154,18 @@ def wrapped(text, width, mxp=False):
     lines = text.split("\n")
     if text.isascii() and max(map(len, lines)) <= width:
         return text  # most messages: nothing to measure
-    return "\n".join(_wrapped_line(line, width, mxp) for line in lines)
+    return _wrapped_text(text, width, mxp, _display._MEASURE[0])
+
+
+@lru_cache(maxsize=WRAPPED_KEPT)
+def _wrapped_text(text, width, mxp, _measure):
+    """
+    `wrapped` of a text that must be measured, kept for its next receivers: a roll's lines go
+    to everyone in the room, most of them at the same width, and measuring them was a quarter
+    of the Server's time in a room of 50 rolling (py-spy over the load bench). The column
+    measure in force is part of the key, so a test that swaps it never reads another's result.
+    """
+    return "\n".join(_wrapped_line(line, width, mxp) for line in text.split("\n"))
 
 
 def sends_raw(session, options=None):
