@@ -25,9 +25,10 @@ flight are written together in the next one (one transaction, one sync for all o
   for the group's statements only, never for the disk, and SQLite's busy timeout (5 s) is far
   above that (measured: the writer's transactions took 3.2 ms on average and 10 ms at most,
   1.7 rolls a group, 24 rolls typed at once by 8 players with `synchronous=FULL`, on the
-  shared 2-core machine at load 3; with 50 players in a closed loop, 21 ms on average and
-  398 ms at most, the writer waiting for the interpreter lock between its statements while
-  the game's thread is busy: docs/performance.md; the Server logs the figures at its stop).
+  shared 2-core machine at load 3; with 50 players in a closed loop, 12 to 16 ms on average
+  and about 100 ms at most, the interpreter switching threads every 0.5 ms while the writer's
+  transaction is open (`durable._short_turns`): docs/performance.md; the Server logs the
+  figures at its stop).
   Every SQLite connection of the game begins its transactions `IMMEDIATE` too
   (`durable._begin_immediate`): one that read, then wrote, would fail at once, not wait, had
   the writer committed between. On PostgreSQL the writer's commits wait for the server's log
