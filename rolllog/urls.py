@@ -10,13 +10,15 @@ before its website's own (README: "Add to an existing game"):
   the dice system's sheet (`sheet_page`). Being first, they answer for Evennia's own patterns
   of the same paths, which Evennia's templates still reverse by their plain names
   (`character-detail`, `character-manage`) to these same paths.
-- `/auth/register` and `/auth/login/`: Evennia's registration and Django's login, leading into
-  the web client (`registration`); Evennia's names `register` and `login` reverse to them.
+
+Registering and logging in into the web client are a URLconf of their own
+(`storyteller_dice.rolllog.play_urls`), which a game includes only if it wants them: a host's own
+registration and login stay theirs.
 """
 
 from django.urls import path
 
-from . import registration, sheet_page, views
+from . import sheet_page, views
 
 app_name = "rolllog"
 
@@ -24,7 +26,5 @@ urlpatterns = [
     path("rolls/", views.roll_list, name="index"),
     path("rolls/fairness/", views.fairness, name="fairness"),
     path("rolls/odds/", views.odds, name="odds"),
-    path("auth/register", registration.RegisterView.as_view(), name="register"),
-    path("auth/login/", registration.PlayLoginView.as_view(), name="login"),
     *sheet_page.urlpatterns,
 ]

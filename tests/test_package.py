@@ -135,7 +135,7 @@ NOT_ANCHORS = ("server/conf/at_server_startstop.py", "server/conf/at_initial_set
 
 def test_every_host_marker_of_the_readme_is_read():
     text = host_edits.sources_text()
-    assert len(host_edits.readme_edits(text)) == text.count("<!-- host:") == 18
+    assert len(host_edits.readme_edits(text)) == text.count("<!-- host:") == 19
 
 
 def test_the_required_blocks_are_in_the_readme_and_the_optional_ones_in_the_install_page():
@@ -143,7 +143,7 @@ def test_the_required_blocks_are_in_the_readme_and_the_optional_ones_in_the_inst
     readme = (ROOT / "README.md").read_text()
     install = (ROOT / "docs" / "install.md").read_text()
     assert host_edits.readme_edits(readme) == host_edits.required_edits()
-    assert [edit.optional for edit in host_edits.readme_edits(install)] == [True] * 12
+    assert [edit.optional for edit in host_edits.readme_edits(install)] == [True] * 13
 
 
 def test_the_required_blocks_are_four_files_and_at_most_twelve_lines():

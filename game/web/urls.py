@@ -22,6 +22,8 @@ from evennia.web.urls import urlpatterns as evennia_default_urlpatterns
 urlpatterns = [
     # website
     path("", include("storyteller_dice.rolllog.urls")),
+    # registering and logging in lead into the web client (optional; docs/web.md)
+    path("", include("storyteller_dice.rolllog.play_urls")),
     path("", include("web.website.urls")),
     # webclient
     path("webclient/", include("web.webclient.urls")),
