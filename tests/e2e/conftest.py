@@ -133,3 +133,16 @@ def new_player(game_server):
     yield make
     for client in clients:
         client.close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """shots(page, name): a full-page screenshot, kept under $E2E_SCREENSHOT_DIR (or the test's
+    own folder) for a person to look at."""
+    folder = os.environ.get("E2E_SCREENSHOT_DIR") or str(tmp_path / "screens")
+    os.makedirs(folder, exist_ok=True)
+
+    def shoot(page, name):
+        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
+
+    return shoot

@@ -10,7 +10,6 @@ side of the card has buttons. Screenshots go to the test's own folder (`tmp_path
 E2E_SCREENSHOT_DIR when set.
 """
 
-import os
 import re
 
 import pytest
@@ -26,17 +25,6 @@ DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 DICE = re.compile(r"Dice: (?P<regular>[\d ]+?)\s+Hunger: (?P<hunger>[\d ]+?)\s+=>")
 REROLLED = re.compile(r"Willpower \(dice (?P<label>[\d ]+)\): rerolled (?P<old>[\d ]+) -> (?P<new>[\d ]+)")
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folder = os.environ.get("E2E_SCREENSHOT_DIR") or str(tmp_path / "screens")
-    os.makedirs(folder, exist_ok=True)
-
-    def shoot(page, name):
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
-
-    return shoot
 
 
 def faces(text):

@@ -6,7 +6,7 @@ roll marks, odds page and help topics), on the session's V20 server.
 import pytest
 
 from .systems import system_server
-from .test_contrast_web import (shots, test_chart_labels_and_roll_log_cards_read_well,  # noqa: F401 - collected here
+from .test_contrast_web import (test_chart_labels_and_roll_log_cards_read_well,  # noqa: F401 - collected here
                                 test_every_text_of_every_page_reads_at_aa)
 from .test_web import browser  # noqa: F401 - fixture
 

@@ -15,7 +15,6 @@ Screenshots of every page go to the test's own folder (`tmp_path`), or E2E_SCREE
 set.
 """
 
-import os
 
 import pytest
 
@@ -119,17 +118,6 @@ def low_texts(page):
         if found < needed(text) - 0.005:
             low.append((round(found, 2), needed(text), text["tag"], text["text"], tuple(text["fg"]), tuple(text["bg"])))
     return sorted(set(low))
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folder = os.environ.get("E2E_SCREENSHOT_DIR") or str(tmp_path / "screens")
-    os.makedirs(folder, exist_ok=True)
-
-    def shoot(page, name):
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
-
-    return shoot
 
 
 class Contexts:

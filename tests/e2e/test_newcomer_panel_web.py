@@ -11,7 +11,6 @@ nothing is wider than the phone. The login page leads into the web client too.
 Screenshots go to the test's own folder (`tmp_path`), or E2E_SCREENSHOT_DIR when set.
 """
 
-import os
 import re
 import secrets
 
@@ -32,17 +31,6 @@ TARGETS = {"v5": "2", "v20": "6"}  # a difficulty each system's +roll takes
 def v20_server(e2e_servers):
     """The session's shared V20 game, beside its V5 one (the newcomer's name is its own)."""
     return e2e_servers.get({"DICE_SYSTEM": "v20"})
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folder = os.environ.get("E2E_SCREENSHOT_DIR") or str(tmp_path / "screens")
-    os.makedirs(folder, exist_ok=True)
-
-    def shoot(page, name):
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
-
-    return shoot
 
 
 def register(page, base, name, password):
