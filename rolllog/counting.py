@@ -18,6 +18,7 @@ does not grow with the rows it writes (`unnest`), and equal values are bound onc
 import contextlib
 import datetime
 import threading
+from collections import Counter
 
 from django.db import connections, router
 
@@ -49,6 +50,10 @@ def add_counts(model, keys, counter, using=None):
     Add {(key values in the order of `keys`): number} to `model`'s `count` column (a negative
     number takes off). `keys` are field names; date values are adapted for the backend.
     """
+    group = _group(connection_for(model, using))
+    if group is not None and group.counting:
+        group.counts.setdefault((model, tuple(keys)), Counter()).update(counter)
+        return
     items = sorted((key, number) for key, number in counter.items() if number)
     if not items:
         return
@@ -216,6 +221,18 @@ def inserted_first(obj, using=None):
     each is run as it comes, `obj` inserted first.
     """
     connection = connection_for(type(obj), using)
+    group = _group(connection)
+    if group is not None and group.holding and _held(connection) is group.held:
+        # In a group (`grouped`): the insert joins the group's one execute, its id read then.
+        group.held.append(_insert_sql(obj, connection))
+        group.inserted.append((len(group.held) - 1, obj))
+        obj.pk = NewId(type(obj))
+        try:
+            yield obj
+        except BaseException:
+            obj.pk = None
+            raise
+        return
     if connection.vendor != "postgresql" or _held(connection) is not None:
         yield insert_object(obj, using)
         return
@@ -240,6 +257,95 @@ def _send_held(obj, held, connection):
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             _inserted(obj, cursor.fetchone()[0], connection)
+    finally:
+        _SENDING.on = False
+
+
+_GROUP = threading.local()  # {database alias: _Group}: the group `grouped` holds
+
+
+class _Group:
+    def __init__(self, holding):
+        self.holding = holding  # PostgreSQL: statements held for one execute
+        self.counting = True  # `add_counts` merged into `counts`, written at the end
+        self.held = []  # (sql, params), in order
+        self.inserted = []  # (index in `held`, the instance whose id that statement returns)
+        self.counts = {}  # (model, key names): Counter
+
+
+def _group(connection):
+    return getattr(_GROUP, connection.alias, None)
+
+
+@contextlib.contextmanager
+def grouped(using=None):
+    """
+    Write several records' statements together (the roll log's writer: a group commit's jobs,
+    in its transaction). Two things, both for the cost of the writer's work, which shares the
+    interpreter with the game's thread and, on PostgreSQL, a round trip a statement:
+
+    - What `add_counts` adds is summed by key and written at the block's end, one upsert a
+      counting table for the whole group, where each record had its own (a room's day count
+      was updated once a roll, its row rewritten as often). Nothing in a group reads a count.
+    - On PostgreSQL, what `inserted_first`, `add_counts`, `insert_rows` and `execute` write is
+      held and sent in one execute at the end (the statements of one execute run in order, so
+      each `NewId` is its own record's); each record's id is read from its insert's result.
+      Any other statement (a read through the ORM, a private record's rows) sends what is
+      held first, so it sees every record before it.
+
+    Must run inside a transaction (the group's). Nested, or on SQLite for the holding part,
+    it does nothing more than it can.
+    """
+    connection = connections[using or "default"]
+    if _group(connection) is not None:
+        yield
+        return
+    holding = connection.vendor == "postgresql" and _held(connection) is None
+    group = _Group(holding)
+    setattr(_GROUP, connection.alias, group)
+    if holding:
+        setattr(_HELD, connection.alias, group.held)
+
+    def held_first(execute, sql, params, many, context):
+        if not getattr(_SENDING, "on", False):
+            _send_group(group, connection)
+        return execute(sql, params, many, context)
+
+    try:
+        with connection.execute_wrapper(held_first) if holding else contextlib.nullcontext():
+            yield
+            group.counting = False
+            for (model, keys), counter in group.counts.items():
+                add_counts(model, keys, counter, connection.alias)
+            _send_group(group, connection)
+    finally:
+        delattr(_GROUP, connection.alias)
+        if holding:
+            delattr(_HELD, connection.alias)
+        for _index, obj in group.inserted:
+            if isinstance(obj.pk, NewId):  # never sent: the group failed
+                obj.pk = None
+
+
+def _send_group(group, connection):
+    """Send what `group` holds (if anything) in one execute, and give each inserted record its id."""
+    if not group.held:
+        return
+    held, inserted = list(group.held), list(group.inserted)
+    group.held.clear()
+    group.inserted.clear()
+    sql, params = named(";\n".join(sql for sql, _values in held), [param for _sql, values in held for param in values])
+    _SENDING.on = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            position = 0
+            for index, obj in inserted:
+                while position < index:
+                    cursor.nextset()
+                    position += 1
+                obj.pk = None
+                _inserted(obj, cursor.fetchone()[0], connection)
     finally:
         _SENDING.on = False
 

@@ -66,6 +66,8 @@ from django.db import connections
 
 from storyteller_dice.typeclasses import durable
 
+from .counting import grouped
+
 # The statements of the state kept with a roll (`kept_with_roll`) while `capturing`.
 _CAPTURE = threading.local()
 
@@ -128,8 +130,9 @@ def forget_cached(statements):
 
 def submit(held, write, done=None, failed=None):
     """Queue `write` (run in the writer thread) with its follow-ups on the reactor (see
-    `durable.Job`); returns the job."""
-    return durable.submit(held, durable.Job(write, done=done, failed=failed))
+    `durable.Job`); returns the job. The group's records are written together
+    (`counting.grouped`: their counts summed, and on PostgreSQL one execute)."""
+    return durable.submit(held, durable.Job(write, done=done, failed=failed, together=grouped))
 
 
 NOT_STORED = ("|rYour roll could not be stored, so nobody was shown it. Please try again; if it "

@@ -317,3 +317,96 @@ def test_the_writers_transaction_takes_short_turns_on_the_interpreter_and_gives_
         sys.setswitchinterval(before)
     assert seen == [pytest.approx(durable.TURN_SECONDS)] * 3
     assert good.committed and isinstance(bad.error, RuntimeError)
+
+
+def counted_rows():
+    """Every row of the three counting tables a roll adds to, as plain tuples."""
+    from storyteller_dice.rolllog.models import DayCount, FaceTally, RoomVisit
+
+    return {model.__name__: sorted(model.objects.values_list(*[f.name for f in model._meta.concrete_fields
+                                                               if f.name != "id"]))
+            for model in (DayCount, FaceTally, RoomVisit)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_groups_counts_are_written_once_a_table_and_are_what_a_rebuild_gives(writer, game):
+    """Three rolls in one group commit: each counting table gets one upsert for the group (on
+    PostgreSQL the whole group is one execute), the sums a rebuild from the entries gives, and
+    every entry its own faces."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from storyteller_dice.rolllog import fairness, listing
+    from storyteller_dice.rolllog.models import DayCount, FaceTally, RoomVisit
+
+    held, syncs, _logged, commits = writer
+    roll(game, "busy")
+    for name in ("one", "two", "three"):
+        roll(game, name)
+    syncs.finish()
+    with CaptureQueriesContext(connection) as seen:
+        syncs.finish()
+    assert commits == [1, 3]
+    sql = [query["sql"] for query in seen.captured_queries if query["sql"] not in ("BEGIN", "COMMIT")]
+    if connection.vendor == "postgresql":
+        assert len(sql) == 1, sql  # the group's entries, faces, windows and counts: one execute
+    for model in (DayCount, FaceTally, RoomVisit):
+        assert sum(text.count(f'INSERT INTO "{model._meta.db_table}"') for text in sql) == 1, (model, sql)
+    for name in ("one", "two", "three"):
+        [entry] = entries(name)
+        assert sum(face.count for face in entry.faces.all()) == 5, name
+    assert window_code(game.char1) == entries("three")[0].code == stored_window_code(game.char1)
+    written = counted_rows()
+    listing.rebuild()
+    fairness.rebuild_tally()
+    assert counted_rows() == written
+    assert dict(DayCount.objects.filter(room=listing.EVERY_ROOM).values_list("private", "count")) == {False: 4}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_record_finds_its_parent_written_earlier_in_the_same_group(writer, game):
+    """A +willpower reroll of a roll still queued: both go in one group, and the reroll's
+    parent is found (on PostgreSQL, the held statements are sent before the parent is read)."""
+    from storyteller_dice.commands.v5.willpower import CmdWillpower
+
+    held, syncs, _logged, commits = writer
+    roll(game, "busy")
+    roll(game, "first")
+    out = game.call(CmdWillpower(), "/position 1", caller=game.char1)  # never refused as unhelpful
+    syncs.finish()
+    syncs.finish()
+    assert commits == [1, 2], out
+    [first] = entries("first")
+    [reroll] = first.changes.all()
+    assert reroll.kind == "willpower" and reroll.parent_id == first.id
+
+
+def test_a_commit_that_is_durable_itself_is_not_synced_again():
+    """The barrier runs its sync after a group commit only when the commit says it did not
+    make the earlier writes durable (SQLite's writer commits; PostgreSQL's wait for the log)."""
+    for durable_commit, syncs_run in ((True, 0), (False, 1), (None, 1)):
+        synced, threads = [], Syncs()
+
+        def commit(jobs, answer=durable_commit):
+            for job in jobs:
+                job.committed = True
+            return answer
+
+        held = durable.Barrier(lambda: synced.append(1), threads, log=print, commit=commit)
+        held.send(lambda: None)
+        threads.finish()
+        synced.clear()
+        held.submit(durable.Job(lambda: None))
+        sent = []
+        held.send(lambda: sent.append("line"))
+        threads.finish()
+        assert (len(synced), sent) == (syncs_run, ["line"]), durable_commit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_writers_commit_is_durable_itself_only_on_postgresql():
+    from django.db import connection
+
+    assert durable.commit_jobs([durable.Job(lambda: None)]) is (connection.vendor == "postgresql")
+    bad = durable.Job(lambda: 1 / 0)
+    assert durable.commit_jobs([bad]) is False and isinstance(bad.error, ZeroDivisionError)

@@ -69,7 +69,8 @@ class Barrier:
         self.sync = sync
         self.defer = defer
         self.log = log
-        # jobs -> None, run in the thread before the sync: the group commit (`commit_jobs`)
+        # jobs -> whether that commit made every earlier write durable itself (then the sync
+        # is not run), run in the thread before the sync: the group commit (`commit_jobs`)
         self.commit = commit
         self.queue = []  # jobs submitted since the last commit started (`submit`)
         self.batch = []  # the jobs of the sync in flight
@@ -147,9 +148,9 @@ class Barrier:
         self.batch = batch
 
         def run():  # in the thread
-            if batch:
-                self.commit(batch)  # each job's `error` set in it, before `done` says so
-            self.sync()
+            # Each job's `error` is set in the commit, before `done` says so.
+            if not (batch and self.commit(batch)):
+                self.sync()
             # Seen by the game's thread at its next send: the Deferred's callback reaches it
             # only once the reactor has handled everything it read meanwhile (in a busy room,
             # a batch of commands: tens of milliseconds, during which every player waited).
@@ -199,11 +200,15 @@ class Job:
     thread's own database connection, in the group's transaction (and again alone, in a
     transaction of its own, if the group's failed). Back on the reactor, once the commit is
     durable, `finish` runs `done()` (or, when it failed, `failed(error)`) and fires the
-    Deferreds of `when_done` (a session's turn waits on them).
+    Deferreds of `when_done` (a session's turn waits on them). `together`: a context manager
+    factory the group's writes run inside (once for all the jobs that share it), so that
+    what they write can be written together (`rolllog.counting.grouped`); a job tried alone
+    runs without it.
     """
 
-    def __init__(self, write, done=None, failed=None):
+    def __init__(self, write, done=None, failed=None, together=None):
         self.write = write
+        self.together = together
         self.done = done
         self.failed = failed
         self.committed = False
@@ -275,6 +280,13 @@ def commit_jobs(jobs):
     each job again in a transaction of its own, so that only the job at fault fails (a
     deferred foreign key, say, fails the whole commit). Each job's `committed` or `error` is
     set before the thread says it is done.
+
+    Returns whether a commit it made is itself durable and covers every write the game made
+    before it: on PostgreSQL, where the writer's commits wait for the server's log, and the
+    log is flushed in order, up to that commit and so past every commit the game's thread
+    made before the group began (theirs without waiting). Then the barrier's own flush, one
+    more round trip and one more log flush a group, is not needed. On SQLite the writer's
+    commit is not synced (the sync follows it, `sync_file`).
     """
     from django.db import connections, transaction
 
@@ -285,7 +297,9 @@ def commit_jobs(jobs):
         try:
             _prepare_writer(connection)
             began = time.perf_counter()
-            with _short_turns(), transaction.atomic():
+            with _short_turns(), transaction.atomic(), contextlib.ExitStack() as stack:
+                for together in dict.fromkeys(job.together for job in jobs if job.together is not None):
+                    stack.enter_context(together())
                 for job in jobs:
                     job.write()
             STATS.add(len(jobs), time.perf_counter() - began)
@@ -294,7 +308,7 @@ def commit_jobs(jobs):
         else:
             for job in jobs:
                 job.committed = True
-            return
+            return connection.vendor == "postgresql"
         for job in jobs:
             try:
                 _prepare_writer(connection)
@@ -304,6 +318,7 @@ def commit_jobs(jobs):
             except Exception as exc:  # noqa: BLE001 - the job fails, its player is told
                 job.error = exc
                 connection.close_if_unusable_or_obsolete()
+        return connection.vendor == "postgresql" and any(job.committed for job in jobs)
     finally:
         _WRITER.on = False
 
