@@ -13,6 +13,9 @@ On PostgreSQL a row and what is written with it can go to the server in one exec
 (`inserted_first`): the Server waits on the database once for them, not once a statement,
 and outside a transaction (`alone`) that execute is the whole write, one round trip. Its text
 does not grow with the rows it writes (`unnest`), and equal values are bound once (`named`).
+
+The roll log's writer writes a group commit's records together (`grouped`): their counts
+summed into one upsert a table, and on PostgreSQL every statement of the group in one execute.
 """
 
 import contextlib
@@ -48,7 +51,8 @@ def _table(model, names, using):
 def add_counts(model, keys, counter, using=None):
     """
     Add {(key values in the order of `keys`): number} to `model`'s `count` column (a negative
-    number takes off). `keys` are field names; date values are adapted for the backend.
+    number takes off). `keys` are field names; date values are adapted for the backend. In a
+    `grouped` block the numbers are summed by key and written at its end.
     """
     group = _group(connection_for(model, using))
     if group is not None and group.counting:

@@ -35,6 +35,13 @@ flight are written together in the next one (one transaction, one sync for all o
   (`synchronous_commit` on for its connection), whatever the game's do. If the group's
   transaction fails, each job is tried again alone, so that one bad record (a character
   deleted meanwhile: a foreign key checked at the commit) fails alone.
+- **A group is written together** (`counting.grouped`, each job's `together`): the counts its
+  records add to are summed into one upsert a table, written at the group's end, and on
+  PostgreSQL the group's statements go in one execute (a statement that is not held, such as
+  a reroll reading the roll it changes, sends them first). A job tried again alone is written
+  without it. On PostgreSQL the writer's commit waits for the server's log, which is flushed
+  in order: it covers the game's earlier commits too, so the barrier does not flush again
+  (`commit_jobs` returns whether its commit was durable itself).
 - **Nobody is told before the roll is durable.** Everything the Server sends the Portal passes
   through the barrier (`durable.send`): once a job is queued, every later message (the roll's
   own lines and anyone else's) waits, in order, until the commit that holds the job is on

@@ -105,6 +105,49 @@ def test_an_error_in_the_block_sends_nothing():
     assert not RollEntry.objects.filter(code="FFFF7777").exists()
 
 
+TALLY_KEY = ("day", "private", "system", "label", "sides", "face")
+
+
+def test_a_group_gives_each_entry_its_own_id_and_its_own_faces():
+    """`grouped` (the writer's group commit): three entries with their faces and counts; on
+    PostgreSQL one execute, each entry's id read from its own insert; the counts summed into
+    one upsert; a read in the middle sees every entry before it."""
+    from storyteller_dice.rolllog.counting import add_counts, grouped, inserted_first, insert_rows
+    from storyteller_dice.rolllog.models import FaceTally, RollFace
+
+    made, seen = [entry(code) for code in ("GGGG2222", "HHHH3333", "JJJJ4444")], []
+    with CaptureQueriesContext(connection) as queries, transaction.atomic(), grouped():
+        for number, obj in enumerate(made, start=2):
+            with inserted_first(obj) as held:
+                insert_rows(RollFace, FACE_FIELDS, [face(held, number)])
+                add_counts(FaceTally, TALLY_KEY, {(held.created.date(), False, "v5", "Grouped", 10, 7): number})
+            if number == 3:  # a read: what is held is sent first, so it sees both entries
+                seen = list(RollEntry.objects.filter(code__in=["GGGG2222", "HHHH3333"]).values_list("code", flat=True))
+    assert sorted(seen) == ["GGGG2222", "HHHH3333"]
+    for number, obj in enumerate(made, start=2):
+        assert isinstance(obj.id, int) and RollEntry.objects.get(id=obj.id).code == obj.code
+        assert list(RollFace.objects.filter(entry_id=obj.id).values_list("face", flat=True)) == [number]
+    assert FaceTally.objects.get(label="Grouped").count == 2 + 3 + 4
+    statements = [query["sql"] for query in queries.captured_queries if "SAVEPOINT" not in query["sql"]]
+    assert sum(text.count('INSERT INTO "rolllog_facetally"') for text in statements) == 1, statements
+    if connection.vendor == "postgresql":  # two entries, the read, then the third and the counts
+        assert len(statements) == 3 and statements[1].startswith("SELECT"), statements
+
+
+def test_an_error_in_a_group_sends_nothing_and_leaves_no_id():
+    from storyteller_dice.rolllog.counting import grouped, inserted_first
+
+    first, second = entry("KKKK5555"), entry("LLLL6666")
+    with pytest.raises(ZeroDivisionError), transaction.atomic(), grouped():
+        with inserted_first(first):
+            pass
+        with inserted_first(second):
+            1 / 0
+    assert first.pk is None or connection.vendor != "postgresql"
+    assert second.pk is None or connection.vendor != "postgresql"
+    assert not RollEntry.objects.filter(code__in=["KKKK5555", "LLLL6666"]).exists()
+
+
 @pytest.mark.postgres
 def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
     """On PostgreSQL the held statements read their rows from arrays (`unnest`): the text is
