@@ -242,6 +242,8 @@ BUNDLE = {
 ALLOWED = {
     ("typeclasses/characters.py", 'self.__dict__["_sheet_memo"] = memo'): "our own memo on our mixin's instance",
     ("rolllog/counting.py", "setattr(_HELD, connection.alias, held)"): "our own thread-local, keyed by alias",
+    ("rolllog/counting.py", "setattr(_HELD, connection.alias, group.held)"): "our own thread-local, keyed by alias",
+    ("rolllog/counting.py", "setattr(_GROUP, connection.alias, group)"): "our own thread-local, keyed by alias",
 }
 PRIVATE_ASSIGNMENT = re.compile(r"\._[A-Za-z_]\w*(\[[^]]*\])?\s*(=(?!=)|\+=)|setattr\(|__dict__\[")
 
