@@ -350,6 +350,11 @@ def _send_group(group, connection):
                     position += 1
                 obj.pk = None
                 _inserted(obj, cursor.fetchone()[0], connection)
+    except BaseException:
+        for _index, obj in inserted:  # nothing was written: no record keeps a `NewId`
+            if isinstance(obj.pk, NewId):
+                obj.pk = None
+        raise
     finally:
         _SENDING.on = False
 

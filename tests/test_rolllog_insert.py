@@ -148,6 +148,20 @@ def test_an_error_in_a_group_sends_nothing_and_leaves_no_id():
     assert not RollEntry.objects.filter(code__in=["KKKK5555", "LLLL6666"]).exists()
 
 
+def test_a_clash_in_a_group_writes_none_of_it_and_leaves_no_id():
+    from storyteller_dice.rolllog.counting import grouped, inserted_first
+
+    insert_object(entry("MMMM7777"))
+    fine, clashing = entry("NNNN8888"), entry("MMMM7777")
+    with pytest.raises(IntegrityError), transaction.atomic(), grouped():
+        for obj in (fine, clashing):
+            with inserted_first(obj):
+                pass
+    if connection.vendor == "postgresql":  # on SQLite each ran as it came, and was rolled back
+        assert fine.pk is None and clashing.pk is None
+    assert not RollEntry.objects.filter(code="NNNN8888").exists()
+
+
 @pytest.mark.postgres
 def test_held_rows_are_one_text_for_any_number_and_bind_each_value_once():
     """On PostgreSQL the held statements read their rows from arrays (`unnest`): the text is

@@ -27,7 +27,8 @@ thread; messages are held only on the reactor's thread.
 **The writer.** The same barrier holds what is sent behind the roll log's writer thread
 (`DICE_GROUP_COMMIT`, on by default; its design: `rolllog/writer.py`): a record is queued
 (`Barrier.submit`, a `Job`), and the thread's next run commits every job queued since its last
-one in one transaction (`commit_jobs`) before it syncs; a job's command's sends are tagged
+one in one transaction (`commit_jobs`) before it syncs (on PostgreSQL that commit, which waits
+for the server's log, is the sync); a job's command's sends are tagged
 with it and dropped if it fails; a session's next line waits for its command's jobs
 (`end_command`); the queue is drained before the Server stops (`_drain`). With the writer on,
 the barrier is installed whatever `SYNC_BEFORE_SENDING` says (under FULL or ON it holds sends
@@ -286,7 +287,9 @@ def commit_jobs(jobs):
     log is flushed in order, up to that commit and so past every commit the game's thread
     made before the group began (theirs without waiting). Then the barrier's own flush, one
     more round trip and one more log flush a group, is not needed. On SQLite the writer's
-    commit is not synced (the sync follows it, `sync_file`).
+    commit is not synced (the sync follows it, `sync_file`). It relies on every job writing
+    a row (the roll log's always insert their entry): PostgreSQL does not wait for its log at
+    the commit of a transaction that wrote nothing.
     """
     from django.db import connections, transaction
 
