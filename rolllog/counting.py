@@ -230,37 +230,56 @@ def inserted_first(obj, using=None):
         # In a group (`grouped`): the insert joins the group's one execute, its id read then.
         group.held.append(_insert_sql(obj, connection))
         group.inserted.append((len(group.held) - 1, obj))
-        obj.pk = NewId(type(obj))
-        try:
+        with _standing_in(obj):
             yield obj
-        except BaseException:
-            obj.pk = None
-            raise
         return
     if connection.vendor != "postgresql" or _held(connection) is not None:
         yield insert_object(obj, using)
         return
     held = [_insert_sql(obj, connection)]
     setattr(_HELD, connection.alias, held)
+    try:
+        with _standing_in(obj):
+            yield obj
+    finally:
+        delattr(_HELD, connection.alias)
+    _send_held(held, [(0, obj)], connection)
+
+
+@contextlib.contextmanager
+def _standing_in(obj):
+    """`obj.pk` is a `NewId` while its insert is held; None again if the block fails."""
     obj.pk = NewId(type(obj))
     try:
-        yield obj
+        yield
     except BaseException:
         obj.pk = None
         raise
-    finally:
-        delattr(_HELD, connection.alias)
-    _send_held(obj, held, connection)
 
 
-def _send_held(obj, held, connection):
+def _send_held(held, inserted, connection):
+    """
+    Send the statements `held` ((sql, params), in order) in one execute, and give each of
+    `inserted` ((index in `held`, the instance that statement inserts)) its id, read from its
+    insert's result. If the execute fails, none of them keeps a `NewId`.
+    """
     sql, params = named(";\n".join(sql for sql, _values in held), [param for _sql, values in held for param in values])
-    obj.pk = None
     _SENDING.on = True
     try:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            _inserted(obj, cursor.fetchone()[0], connection)
+            position = 0
+            for index, obj in inserted:
+                while position < index:
+                    cursor.nextset()
+                    position += 1
+                obj.pk = None
+                _inserted(obj, cursor.fetchone()[0], connection)
+    except BaseException:
+        for _index, obj in inserted:  # nothing was written: no record keeps a `NewId`
+            if isinstance(obj.pk, NewId):
+                obj.pk = None
+        raise
     finally:
         _SENDING.on = False
 
@@ -332,31 +351,13 @@ def grouped(using=None):
 
 
 def _send_group(group, connection):
-    """Send what `group` holds (if anything) in one execute, and give each inserted record its id."""
+    """Send what `group` holds (if anything) in one execute (`_send_held`)."""
     if not group.held:
         return
     held, inserted = list(group.held), list(group.inserted)
     group.held.clear()
     group.inserted.clear()
-    sql, params = named(";\n".join(sql for sql, _values in held), [param for _sql, values in held for param in values])
-    _SENDING.on = True
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            position = 0
-            for index, obj in inserted:
-                while position < index:
-                    cursor.nextset()
-                    position += 1
-                obj.pk = None
-                _inserted(obj, cursor.fetchone()[0], connection)
-    except BaseException:
-        for _index, obj in inserted:  # nothing was written: no record keeps a `NewId`
-            if isinstance(obj.pk, NewId):
-                obj.pk = None
-        raise
-    finally:
-        _SENDING.on = False
+    _send_held(held, inserted, connection)
 
 
 class NeedsTransaction(Exception):

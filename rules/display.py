@@ -431,6 +431,11 @@ def measure_columns(measure=None):
     return before
 
 
+def column_measure():
+    """The measure in force (`measure_columns`): what a cache of measured text is keyed by."""
+    return _MEASURE[0]
+
+
 def columns(shown):
     """How many terminal columns `shown` (text as the screen shows it, no markup) takes."""
     return _MEASURE[0](shown)

@@ -55,9 +55,9 @@ from functools import lru_cache
 from wcwidth import wcwidth
 
 from storyteller_dice.rules.display import (
-    DEFAULT_WIDTH, MIN_WIDTH, fit_width, measure_columns, reported_number, shown_at, strip_markup, wrap,
+    DEFAULT_WIDTH, MIN_WIDTH, column_measure, fit_width, measure_columns, reported_number, shown_at, strip_markup,
+    wrap,
 )
-from storyteller_dice.rules import display as _display  # the column measure in force
 from storyteller_dice.rules.display import _LINK, _tokens  # markup read as Evennia reads it
 
 #: The hanging indent of a continuation line, beyond the line's own leading spaces.
@@ -154,7 +154,7 @@ def wrapped(text, width, mxp=False):
     lines = text.split("\n")
     if text.isascii() and max(map(len, lines)) <= width:
         return text  # most messages: nothing to measure
-    return _wrapped_text(text, width, mxp, _display._MEASURE[0])
+    return _wrapped_text(text, width, mxp, column_measure())
 
 
 @lru_cache(maxsize=WRAPPED_KEPT)

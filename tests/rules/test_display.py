@@ -603,3 +603,18 @@ def test_sheet_sections_of_other_systems():
         "|wLuck  |n [..] 2/2",
         "|w==========================================================|n",
     ]
+
+
+def test_column_measure_is_the_measure_set_and_put_back():
+    from storyteller_dice.rules import display
+
+    def wide(shown):
+        return 2 * len(shown)
+
+    before = display.measure_columns(wide)
+    try:
+        assert display.column_measure() is wide
+        assert display.columns("ab") == 4
+    finally:
+        display.measure_columns(before)
+    assert display.column_measure() is before
