@@ -360,6 +360,51 @@ def _send_group(group, connection):
     _send_held(held, inserted, connection)
 
 
+class NotHeld(Exception):
+    """Raised by `built` before a statement would reach the database: the group cannot be
+    built without sending it."""
+
+
+@contextlib.contextmanager
+def built(using=None):
+    """
+    A group's statements as `grouped` would send them on PostgreSQL, built without sending
+    anything (the roll log's writer builds a group on the game's thread, and its thread only
+    sends it: `rolllog.writer.prepare`). Yields the group: after the block, its `held`
+    ((sql, params) in order, the summed counts last) and `inserted` ((index in `held`, the
+    instance that statement inserts)), each such instance's id None until the statements
+    are committed. Any statement that would reach the database meanwhile (a read, a write
+    `grouped` does not hold) raises `NotHeld` before it runs; so does a connection that is
+    not PostgreSQL's, or one already holding statements.
+    """
+    connection = connections[using or "default"]
+    if connection.vendor != "postgresql" or _group(connection) is not None or _held(connection) is not None:
+        raise NotHeld(connection.vendor)
+    group = _Group(holding=True)
+    setattr(_GROUP, connection.alias, group)
+    setattr(_HELD, connection.alias, group.held)
+
+    def refuse(execute, sql, params, many, context):
+        raise NotHeld(str(sql)[:60])
+
+    try:
+        with connection.execute_wrapper(refuse):
+            yield group
+            group.counting = False
+            for (model, keys), counter in group.counts.items():
+                add_counts(model, keys, counter, connection.alias)
+    finally:
+        delattr(_GROUP, connection.alias)
+        delattr(_HELD, connection.alias)
+        for _index, obj in group.inserted:
+            obj.pk = None
+
+
+def given_id(obj, pk, using=None):
+    """Give `obj`, inserted by statements `built` made, the id the database gave it."""
+    _inserted(obj, pk, connection_for(type(obj), using))
+
+
 class NeedsTransaction(Exception):
     """Raised by `alone` before a statement that is not the held execute runs: the block must
     be run again in a transaction."""

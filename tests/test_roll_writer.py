@@ -34,11 +34,11 @@ class Syncs:
     def finish(self):
         function, done = self.waiting.pop(0)
         try:
-            function()
+            result = function()
         except Exception as exc:  # noqa: BLE001 - as deferToThread hands it on
             done.errback(exc)
         else:
-            done.callback(None)
+            done.callback(result)
 
 
 @pytest.fixture
@@ -50,7 +50,13 @@ def writer(monkeypatch):
         commits.append(len(jobs))
         durable.commit_jobs(jobs)
 
-    held = durable.Barrier(lambda: None, syncs, log=logged.append, commit=commit)
+    def send_prepared(sql):
+        # On PostgreSQL a group built on the game's thread is sent from it, its answer awaited
+        # by the reactor: here the query runs when the test finishes the "thread".
+        commits.append(len(held.batch))
+        return syncs(lambda: durable.run_prepared(sql))
+
+    held = durable.Barrier(lambda: None, syncs, log=logged.append, commit=commit, send_prepared=send_prepared)
     monkeypatch.setattr(durable, "_BARRIER", [held])
     monkeypatch.setattr(threadable, "isInIOThread", lambda: True)
     monkeypatch.setattr("twisted.internet.reactor.callLater", lambda delay, function, *args: None)
@@ -59,6 +65,7 @@ def writer(monkeypatch):
     yield held, syncs, logged, commits
     from django.db import connection
 
+    durable._close_sender()  # the prepared groups' connection: the test database is dropped next
     if connection.vendor == "sqlite":
         connection.transaction_mode = None
 
@@ -148,6 +155,8 @@ def test_rolls_made_while_a_commit_is_in_flight_are_written_together(writer, gam
 
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_write_is_dropped_with_what_its_command_sent_and_leaves_no_state(writer, game, monkeypatch):
+    from django.db import connection
+
     from storyteller_dice.rolllog import codes
 
     held, syncs, logged, commits = writer
@@ -169,7 +178,14 @@ def test_a_failed_write_is_dropped_with_what_its_command_sent_and_leaves_no_stat
     syncs.finish()
     assert sent == [] and told == []
     syncs.finish()
-    assert commits == [1, 1, 2]
+    if connection.vendor == "postgresql":
+        # The group built on the game's thread failed whole: the thread writes it again, the
+        # usual way (the group, then each job alone), and nothing is sent meanwhile.
+        assert (commits, sent, told) == ([1, 1, 2], [], [])
+        syncs.finish()
+        assert commits == [1, 1, 2, 2]
+    else:
+        assert commits == [1, 1, 2]
     assert [len(entries(name)) for name in ("ok", "clash")] == [1, 0]
     assert [job.committed for job in jobs] == [True, False]
     assert sent == ["the next command's line"]  # the failed command's send is dropped
@@ -329,10 +345,11 @@ def counted_rows():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_groups_counts_are_written_once_a_table_and_are_what_a_rebuild_gives(writer, game):
+def test_a_groups_counts_are_written_once_a_table_and_are_what_a_rebuild_gives(writer, game, monkeypatch):
     """Three rolls in one group commit: each counting table gets one upsert for the group (on
-    PostgreSQL the whole group is one execute), the sums a rebuild from the entries gives, and
-    every entry its own faces."""
+    PostgreSQL the whole group is built on the game's thread and sent in one call, Django's
+    connections sending nothing), the sums a rebuild from the entries gives, and every entry
+    its own faces and its own id."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -340,16 +357,20 @@ def test_a_groups_counts_are_written_once_a_table_and_are_what_a_rebuild_gives(w
     from storyteller_dice.rolllog.models import DayCount, FaceTally, RoomVisit
 
     held, syncs, _logged, commits = writer
+    sent = []
+    run = durable.run_prepared
+    monkeypatch.setattr(durable, "run_prepared", lambda sql: sent.append(sql) or run(sql))
     roll(game, "busy")
     for name in ("one", "two", "three"):
         roll(game, name)
-    syncs.finish()
+    syncs.finish()  # the first group written, the second built and handed to the thread
     with CaptureQueriesContext(connection) as seen:
         syncs.finish()
     assert commits == [1, 3]
     sql = [query["sql"] for query in seen.captured_queries if query["sql"] not in ("BEGIN", "COMMIT")]
     if connection.vendor == "postgresql":
-        assert len(sql) == 1, sql  # the group's entries, faces, windows and counts: one execute
+        assert (len(sent), sql) == (2, [])  # the group's entries, faces, windows and counts: one call
+        sql = sent[1:]
     for model in (DayCount, FaceTally, RoomVisit):
         assert sum(text.count(f'INSERT INTO "{model._meta.db_table}"') for text in sql) == 1, (model, sql)
     for name in ("one", "two", "three"):
@@ -410,3 +431,91 @@ def test_the_writers_commit_is_durable_itself_only_on_postgresql():
     assert durable.commit_jobs([durable.Job(lambda: None)]) is (connection.vendor == "postgresql")
     bad = durable.Job(lambda: 1 / 0)
     assert durable.commit_jobs([bad]) is False and isinstance(bad.error, ZeroDivisionError)
+
+
+def answer_of(sending):
+    """Drive `durable.send_prepared`'s answer without a running reactor: read the socket as
+    the reactor would, until the Deferred has fired; its result (or failure)."""
+    import select
+
+    from twisted.internet import reactor
+
+    results = []
+    sending.addBoth(results.append)
+    for _ in range(500):
+        if results:
+            break
+        select.select([durable._ANSWER[0].socket], [], [], 0.02)
+        durable._ANSWER[0].doRead()
+    assert results and durable._ANSWER == []
+    assert not any(isinstance(reader, durable._Answer) for reader in reactor.getReaders())
+    return results[0]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_group_is_committed_and_durable_before_its_answer_is_whole():
+    """`send_prepared`: the statements of one query are one transaction; the Deferred fires
+    once the server has answered the whole query (after its commit, which waited for the
+    log), with the last statement's rows; an error anywhere writes none of it."""
+    from django.db import connection
+    from psycopg import ClientCursor
+
+    from storyteller_dice.rolllog.counting import _insert_sql
+    from storyteller_dice.rolllog.models import RollEntry
+
+    def insert(code):  # as `rolllog.writer.prepare` makes it: literal, by the game's connection
+        connection.ensure_connection()
+        return ClientCursor(connection.connection).mogrify(*_insert_sql(RollEntry(code=code, details={"a": "'"}),
+                                                                        connection))
+
+    try:
+        rows = answer_of(durable.send_prepared(
+            f"{insert('RRRR1111')}; SELECT code, id FROM rolllog_rollentry WHERE code = 'RRRR1111'"))
+        stored = RollEntry.objects.get(code="RRRR1111")  # read on another connection: committed
+        assert rows == [[b"RRRR1111", str(stored.id).encode()]] and stored.details == {"a": "'"}
+        failure = answer_of(durable.send_prepared(f"{insert('SSSS2222')}; {insert('RRRR1111')}; SELECT 1"))
+        assert "duplicate key" in failure.getErrorMessage()
+        assert not RollEntry.objects.filter(code="SSSS2222").exists()
+        assert durable._sender().execute("SHOW synchronous_commit").fetchone() == ("on",)
+    finally:
+        durable._close_sender()
+
+
+def test_a_group_sent_from_the_games_thread_holds_the_sends_and_falls_back_to_the_thread():
+    """The barrier's side: what is sent after a prepared group's job waits for its answer; a
+    group whose answer fails is written by the thread (logged), and its sends wait for that."""
+    threads, logged, answers, landed = Syncs(), [], [], []
+
+    class Built:
+        sql = "the group"
+
+        def landed(self, rows):
+            landed.append(rows)
+
+    def send_prepared(sql):
+        answers.append(Deferred())
+        return answers[-1]
+
+    def commit(jobs):
+        for job in jobs:
+            job.committed = True
+        return True
+
+    held = durable.Barrier(lambda: None, threads, log=logged.append, commit=commit, send_prepared=send_prepared)
+    held.send(lambda: None)
+    threads.finish()
+    sent = []
+    for outcome in ("answered", "failed"):
+        job = held.submit(durable.Job(lambda: None, build=lambda jobs: Built()))
+        held.send(lambda outcome=outcome: sent.append(outcome))
+        assert (len(answers), threads.waiting, sent) == (1, [], [] if outcome == "answered" else ["answered"])
+        if outcome == "answered":
+            answers.pop().callback([["code", "1"]])
+            assert (landed, sent, job.committed) == ([[["code", "1"]]], ["answered"], True)
+        else:
+            answers.pop().errback(RuntimeError("the connection was lost"))
+            assert sent == ["answered"] and len(threads.waiting) == 1  # written by the thread now
+            assert "failed (the connection was lost); the writer thread writes it" in logged[0]
+            threads.finish()
+            assert sent == ["answered", "failed"] and job.committed

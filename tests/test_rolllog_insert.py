@@ -216,3 +216,42 @@ def test_named_binds_equal_values_once_and_keeps_types_apart():
     assert type(params["p1"]) is bool  # True is not 1: a boolean column is not sent the number
     with pytest.raises(ValueError):
         named("SELECT %s", [1, 2])
+
+
+def test_a_group_is_built_without_sending_anything():
+    """`built`: the group's statements held, nothing reaching the database (a read raises
+    before it runs), and the records' ids None until the statements are committed. Only on
+    PostgreSQL: elsewhere it refuses at once."""
+    from storyteller_dice.rolllog.counting import NotHeld, built, inserted_first
+
+    if connection.vendor != "postgresql":
+        with pytest.raises(NotHeld), built():
+            pass
+        return
+    from storyteller_dice.rolllog.counting import add_counts, insert_rows
+    from storyteller_dice.rolllog.models import FaceTally, RollFace
+
+    first = entry("PPPP1111")
+    key = ("day", "private", "system", "label", "sides", "face")
+    with CaptureQueriesContext(connection) as seen, built() as group:
+        with inserted_first(first) as held:
+            insert_rows(RollFace, FACE_FIELDS, [face(held, 4)])
+            add_counts(FaceTally, key, {(held.created.date(), False, "v5", "Regular", 10, 4): 1})
+        with pytest.raises(NotHeld):
+            RollEntry.objects.count()
+    # (the refused read is logged by Django's cursor without a text: it never ran)
+    assert [query["sql"] for query in seen.captured_queries] in ([], [None])
+    assert first.pk is None and [index for index, _obj in group.inserted] == [0]
+    # the entry, its face, then the group's counts, summed at its end
+    assert [sql.split("(")[0].strip() for sql, _params in group.held] == [
+        'INSERT INTO "rolllog_rollentry"', 'INSERT INTO "rolllog_rollface"', 'INSERT INTO "rolllog_facetally"']
+    assert "currval(pg_get_serial_sequence(" in group.held[1][0]
+    assert not RollEntry.objects.filter(code="PPPP1111").exists()
+
+
+def test_a_group_cannot_be_built_inside_a_records_own_block():
+    from storyteller_dice.rolllog.counting import NotHeld, built, inserted_first
+
+    with pytest.raises(NotHeld), transaction.atomic(), inserted_first(entry("QQQQ2222")):
+        with built():
+            pass

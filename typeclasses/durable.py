@@ -30,7 +30,11 @@ thread; messages are held only on the reactor's thread.
 one in one transaction (`commit_jobs`) before it syncs (on PostgreSQL that commit, which waits
 for the server's log, is the sync); a job's command's sends are tagged
 with it and dropped if it fails; a session's next line waits for its command's jobs
-(`end_command`); the queue is drained before the Server stops (`_drain`). With the writer on,
+(`end_command`); the queue is drained before the Server stops (`_drain`). On PostgreSQL a
+group whose records can be written without reading anything first is built on the reactor's
+thread instead and sent from it, one query (`Job.build`, `send_prepared`): the reactor watches
+for the answer, and the thread writes only the groups that cannot be built so, or whose query
+failed (nothing of it written). With the writer on,
 the barrier is installed whatever `SYNC_BEFORE_SENDING` says (under FULL or ON it holds sends
 only behind the writer's commits; the game's own commits sync themselves).
 
@@ -66,10 +70,18 @@ class Barrier:
         log (callable): message -> None, for a failed sync.
     """
 
-    def __init__(self, sync, defer, log=print, commit=None):
+    def __init__(self, sync, defer, log=print, commit=None, send_prepared=None, poll=None):
         self.sync = sync
         self.defer = defer
         self.log = log
+        # the SQL of a group built on this thread (`Job.build`) -> a Deferred firing with its
+        # last statement's rows once it is committed and durable (`send_prepared`), or failing:
+        # then nothing was written, and the writer thread writes the group the usual way
+        self.send_prepared = send_prepared
+        # -> None: reads what has come of the group sent (`poll_prepared`), at each send, so
+        # that a group's answer is seen as soon as it is in, not once the reactor has
+        # handled everything it read before it
+        self.poll = poll
         # jobs -> whether that commit made every earlier write durable itself (then the sync
         # is not run), run in the thread before the sync: the group commit (`commit_jobs`)
         self.commit = commit
@@ -131,6 +143,8 @@ class Barrier:
         returns, or, held, a Deferred firing with it.
         """
         if not self.releasing:
+            if self.poll is not None and self.syncing:
+                self.poll()
             self._catch_up()
         if self.releasing or (not self.held and self.synced >= self.writes):
             return action()
@@ -147,6 +161,7 @@ class Barrier:
         covered = self.syncing = self.writes
         batch, self.queue = self.queue, []
         self.batch = batch
+        prepared = self._prepare(batch)
 
         def run():  # in the thread
             # Each job's `error` is set in the commit, before `done` says so.
@@ -157,7 +172,33 @@ class Barrier:
             # a batch of commands: tens of milliseconds, during which every player waited).
             self.done = covered
 
-        self.defer(run).addBoth(self._finished, covered)
+        if prepared is None:
+            self.defer(run).addBoth(self._finished, covered)
+            return
+        began = time.perf_counter()
+
+        def landed(rows):
+            for job in batch:
+                job.committed = True
+            STATS.add(len(batch), time.perf_counter() - began)
+            prepared.landed(rows)
+
+        def again(failure):  # nothing was written: the thread writes the group, the usual way
+            self.log(f"durable: a group sent from the game's thread failed ({failure.getErrorMessage()}); "
+                     f"the writer thread writes it")
+            return self.defer(run)
+
+        sending = self.send_prepared(prepared.sql)
+        sending.addCallbacks(landed, again)
+        sending.addBoth(self._finished, covered)
+
+    def _prepare(self, batch):
+        """The group built here, on the reactor's thread, when it can be sent from here (a
+        `send_prepared`) and its jobs share a `build` (see `Job`); else None."""
+        builds = {job.build for job in batch}
+        if self.send_prepared is None or len(builds) != 1 or None in builds or _held_for_test():
+            return None
+        return builds.pop()(batch)
 
     def _finished(self, result, covered):
         if result is not None and hasattr(result, "getErrorMessage"):
@@ -204,12 +245,16 @@ class Job:
     Deferreds of `when_done` (a session's turn waits on them). `together`: a context manager
     factory the group's writes run inside (once for all the jobs that share it), so that
     what they write can be written together (`rolllog.counting.grouped`); a job tried alone
-    runs without it.
+    runs without it. `build`: a function (the group's jobs) -> the group built on the
+    reactor's thread and sent from there (`Barrier.send_prepared`), or None (the writer
+    thread writes it); asked when every job of a group has the same one
+    (`rolllog.writer.prepare`).
     """
 
-    def __init__(self, write, done=None, failed=None, together=None):
+    def __init__(self, write, done=None, failed=None, together=None, build=None):
         self.write = write
         self.together = together
+        self.build = build
         self.done = done
         self.failed = failed
         self.committed = False
@@ -251,7 +296,8 @@ _WRITER = threading.local()  # on in the writer's commit: its statements are not
 
 class Stats:
     """What the writer did, for the log at the Server's stop: its groups and how long each
-    held the database's write lock (its transaction, BEGIN to COMMIT, without the sync)."""
+    held the database's write lock (its transaction, BEGIN to COMMIT, without the sync; for
+    a group sent from the game's thread, from its sending to its answer being read)."""
 
     def __init__(self):
         self.groups = self.jobs = 0
@@ -349,6 +395,13 @@ def _short_turns():
         yield
     finally:
         sys.setswitchinterval(before)
+
+
+def _held_for_test():
+    from django.conf import settings
+
+    path = getattr(settings, "DICE_WRITER_HOLD_FILE", None)
+    return bool(path and os.path.exists(path))
 
 
 def _wait_while_held_for_test():
@@ -475,28 +528,177 @@ def flush_postgresql():
         raise
 
 
+def run_prepared(sql):
+    """
+    PostgreSQL, blocking (the in-process tests' stand-in for `send_prepared`): `sql` on the
+    sender's connection; its last statement's rows, or raises.
+    """
+    import psycopg
+
+    connection = _sender()
+    result = connection.pgconn.exec_(sql.encode())
+    if result.status != psycopg.pq.ExecStatus.TUPLES_OK:
+        raise psycopg.DatabaseError(result.error_message.decode("utf-8", "replace"))
+    return _rows(result)
+
+
+def _rows(result):
+    return [[result.get_value(row, column) for column in range(result.nfields)] for row in range(result.ntuples)]
+
+
+def send_prepared(sql):
+    """
+    PostgreSQL, on the reactor's thread: send `sql` (literal statements, the values bound
+    already: `rolllog.writer.prepare`) on the sender's own connection (autocommit,
+    `synchronous_commit` on) and return a Deferred that fires with its last statement's rows
+    once the server has answered it whole, or fails. The statements of one such query are one
+    transaction, committed after the last, and the server answers only once its log is
+    flushed past that commit: so the Deferred fires once the group is durable, and a failure
+    means none of it was written. The reactor watches the connection's socket (`_Answer`),
+    so no thread waits on the database, and none takes the interpreter from the game's.
+    """
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred, fail
+
+    try:
+        connection = _sender()
+        connection.pgconn.send_query(sql.encode())
+    except Exception as exc:  # noqa: BLE001 - the caller writes the group the usual way
+        _close_sender()
+        return fail(exc)
+    answer = _Answer(connection, Deferred())
+    reactor.addReader(answer)
+    _ANSWER[:] = [answer]
+    return answer.deferred
+
+
+_ANSWER = []  # the `_Answer` of the group in flight
+
+
+LOOK_AFTER_SECONDS = 0.03
+
+
+def poll_prepared():
+    """
+    At the game's sends: read what has come of the group in flight (`send_prepared`),
+    without waiting, once it has been out `LOOK_AFTER_SECONDS`.
+
+    Why: the reactor reads the connection's socket only once it has handled what it read
+    before, in a busy room a batch of commands: 75 ms a group on average with 50 players,
+    every roll of the group waiting for it. Looking at every send instead started each group
+    as soon as the one before was in, a record a group, and each group costs the game's
+    thread its counts and its text (about 1 ms): the rolls got slower. After 30 ms, a group
+    held 6 records on average and was in after 26 ms (docs/performance.md).
+    """
+    if _ANSWER and time.monotonic() >= _ANSWER[0].sent + LOOK_AFTER_SECONDS:
+        _ANSWER[0].doRead()
+
+
+class _Answer:
+    """The reactor's reader of one query's answer on the sender's connection (`send_prepared`)."""
+
+    def __init__(self, connection, deferred):
+        self.connection = connection
+        self.deferred = deferred
+        self.rows = None
+        self.error = None
+        self.socket = connection.pgconn.socket
+        self.sent = time.monotonic()
+
+    def fileno(self):
+        return self.socket
+
+    def logPrefix(self):
+        return "storyteller-writer"
+
+    def doRead(self):
+        import psycopg
+
+        status = psycopg.pq.ExecStatus
+        pgconn = self.connection.pgconn
+        try:
+            pgconn.consume_input()
+            while not pgconn.is_busy():
+                result = pgconn.get_result()
+                if result is None:  # the whole answer: the server is ready for the next query
+                    self._end()
+                    return None
+                if result.status == status.TUPLES_OK:
+                    self.rows = _rows(result)
+                elif result.status != status.COMMAND_OK and self.error is None:
+                    self.error = psycopg.DatabaseError(result.error_message.decode("utf-8", "replace"))
+        except Exception as exc:  # noqa: BLE001 - a lost connection: connect again next time
+            self.error = self.error or exc
+            _close_sender()
+            self._end()
+        return None
+
+    def connectionLost(self, reason):
+        self.error = self.error or reason.value
+        _close_sender()
+        self._end()
+
+    def _end(self):
+        from twisted.internet import reactor
+
+        if self.deferred.called:
+            return
+        reactor.removeReader(self)
+        if _ANSWER and _ANSWER[0] is self:
+            _ANSWER.clear()
+        if self.error is not None:
+            self.deferred.errback(self.error)
+        else:
+            self.deferred.callback(self.rows)
+
+
+_SENDER = []  # the prepared groups' own PostgreSQL connection, used on the reactor's thread
+
+
+def _sender():
+    if _SENDER and not _SENDER[0].closed:
+        return _SENDER[0]
+    _SENDER[:] = [_connect_own()]
+    return _SENDER[0]
+
+
+def _close_sender():
+    _close(_SENDER)
+
+
 _FLUSHER = []  # the sync's own PostgreSQL connection, once made; one sync runs at a time (Barrier)
 
 
 def _flusher():
     if _FLUSHER and not _FLUSHER[0].closed:
         return _FLUSHER[0]
+    _FLUSHER[:] = [_connect_own()]
+    return _FLUSHER[0]
+
+
+def _connect_own():
+    """A PostgreSQL connection of our own to the game's database: autocommit, its commits
+    waiting for the server's log, without Django's cursor and adapters (what it sends is
+    literal, and what it reads is read as text)."""
     import psycopg
     from django.db import connections
 
     params = connections["default"].get_connection_params()
-    for name in ("cursor_factory", "context"):  # Django's cursor and adapters: it reads nothing
+    for name in ("cursor_factory", "context"):
         params.pop(name, None)
     connection = psycopg.connect(**params, autocommit=True)
     connection.execute("SET synchronous_commit TO on")
-    _FLUSHER[:] = [connection]
     return connection
 
 
 def _close_flusher():
-    while _FLUSHER:
+    _close(_FLUSHER)
+
+
+def _close(held):
+    while held:
         try:
-            _FLUSHER.pop().close()
+            held.pop().close()
         except Exception:  # noqa: BLE001 - already gone with its server
             pass
 
@@ -563,7 +765,9 @@ def install():
     reactor.addSystemEventTrigger("before", "shutdown", _drain, logger.log_err)
     reactor.addSystemEventTrigger("during", "shutdown", pool.stop)
     _BARRIER.append(Barrier(sync, functools.partial(deferToThreadPool, reactor, pool), log=logger.log_err,
-                            commit=commit_jobs if group else None))
+                            commit=commit_jobs if group else None,
+                            send_prepared=send_prepared if group and sync in (flush_postgresql, _nothing) else None,
+                            poll=poll_prepared))
     if group:
         logger.log_info("storyteller_dice: rolls are stored by the writer thread, in group commits.")
         connection_created.connect(_begin_immediate, dispatch_uid="storyteller_begin_immediate")
