@@ -335,6 +335,26 @@ def test_the_writers_transaction_takes_short_turns_on_the_interpreter_and_gives_
     assert good.committed and isinstance(bad.error, RuntimeError)
 
 
+def test_the_sync_after_a_group_runs_in_short_turns_too():
+    """After the log's sync (SQLite's fdatasync) the thread waits for the interpreter again:
+    the barrier runs it in short turns as well, and gives the host's value back after it."""
+    import sys
+
+    seen, threads = [], Syncs()
+    host = 0.004
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(host)
+    try:
+        held = durable.Barrier(lambda: seen.append(sys.getswitchinterval()), threads, log=print,
+                               commit=lambda jobs: False)
+        held.submit(durable.Job(lambda: None))
+        threads.finish()
+        assert sys.getswitchinterval() == pytest.approx(host)
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [pytest.approx(durable.TURN_SECONDS)]
+
+
 def counted_rows():
     """Every row of the three counting tables a roll adds to, as plain tuples."""
     from storyteller_dice.rolllog.models import DayCount, FaceTally, RoomVisit
