@@ -146,8 +146,10 @@ def forget_cached(statements):
 
 
 def submit(held, write, done=None, failed=None):
-    """Queue `write` (run in the writer thread) with its follow-ups on the reactor (see
-    `durable.Job`); returns the job. The group's records are written together
+    """Queue `write` (run in the writer thread; on PostgreSQL first on the game's thread with
+    nothing sent, `prepare`, and again in the thread if that group cannot be sent so: it must
+    be safe to run twice, changing nothing but what it writes through the database) with its follow-ups on the reactor
+    (see `durable.Job`); returns the job. The group's records are written together
     (`counting.grouped`: their counts summed, and on PostgreSQL one execute), and on
     PostgreSQL built on the game's thread when they can be (`prepare`)."""
     return durable.submit(held, durable.Job(write, done=done, failed=failed, together=grouped, build=prepare))
@@ -173,12 +175,12 @@ def prepare(jobs):
     such as a reroll finding the roll it changes; a private record's rows, which need the
     record's id; any error): the writer thread writes it, as on SQLite.
     """
-    from psycopg import ClientCursor
-
     from .models import RollEntry
 
     connection = connections["default"]
     try:
+        from psycopg import ClientCursor
+
         with counting.built(connection.alias) as group:
             for job in jobs:
                 job.write()
@@ -187,9 +189,10 @@ def prepare(jobs):
             return None
         connection.ensure_connection()
         cursor = ClientCursor(connection.connection)
-        table = connection.ops.quote_name(RollEntry._meta.db_table)
+        quote, meta = connection.ops.quote_name, RollEntry._meta
+        code, ident = quote(meta.get_field("code").column), quote(meta.pk.column)
         texts = [cursor.mogrify(sql, params) for sql, params in group.held]
-        texts.append(cursor.mogrify(f"SELECT code, id FROM {table} WHERE code = ANY(%s)",
+        texts.append(cursor.mogrify(f"SELECT {code}, {ident} FROM {quote(meta.db_table)} WHERE {code} = ANY(%s)",
                                     [[obj.code for obj in entries]]))
     except Exception:  # noqa: BLE001 - built in the thread instead, where an error is the job's
         return None

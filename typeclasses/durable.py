@@ -78,9 +78,9 @@ class Barrier:
         # last statement's rows once it is committed and durable (`send_prepared`), or failing:
         # then nothing was written, and the writer thread writes the group the usual way
         self.send_prepared = send_prepared
-        # -> None: reads what has come of the group sent (`poll_prepared`), at each send, so
-        # that a group's answer is seen as soon as it is in, not once the reactor has
-        # handled everything it read before it
+        # -> None, at each send while a group is out: reads what has come of it without
+        # waiting (`poll_prepared`, once it has been out a while), so that its answer is
+        # seen before the reactor has handled everything it read ahead of it
         self.poll = poll
         # jobs -> whether that commit made every earlier write durable itself (then the sync
         # is not run), run in the thread before the sync: the group commit (`commit_jobs`)
@@ -198,7 +198,7 @@ class Barrier:
         """The group built here, on the reactor's thread, when it can be sent from here (a
         `send_prepared`) and its jobs share a `build` (see `Job`); else None."""
         builds = {job.build for job in batch}
-        if self.send_prepared is None or len(builds) != 1 or None in builds or _held_for_test():
+        if self.send_prepared is None or len(builds) != 1 or None in builds:
             return None
         return builds.pop()(batch)
 
@@ -404,6 +404,7 @@ def _short_turns():
 
 
 def _held_for_test():
+    """Whether the end-to-end tests hold the writer now (`_wait_while_held_for_test`)."""
     from django.conf import settings
 
     path = getattr(settings, "DICE_WRITER_HOLD_FILE", None)
@@ -414,7 +415,8 @@ def _wait_while_held_for_test():
     """
     The end-to-end tests' hold on the writer: while the file named by the setting
     `DICE_WRITER_HOLD_FILE` exists (only `e2e_settings.py` sets it, from the environment),
-    the writer waits before it writes, so a test can see that nothing is sent meanwhile.
+    the writer waits before it writes, so a test can see that nothing is sent meanwhile (a
+    group sent from the reactor's thread waits too: `send_prepared`).
     """
     from django.conf import settings
 
@@ -563,9 +565,11 @@ def send_prepared(sql):
     means none of it was written. The reactor watches the connection's socket (`_Answer`),
     so no thread waits on the database, and none takes the interpreter from the game's.
     """
-    from twisted.internet import reactor
+    from twisted.internet import reactor, task
     from twisted.internet.defer import Deferred, fail
 
+    if _held_for_test():  # the end-to-end tests' hold (`_wait_while_held_for_test`): not yet
+        return task.deferLater(reactor, 0.01, send_prepared, sql)
     try:
         connection = _sender()
         connection.pgconn.send_query(sql.encode())
