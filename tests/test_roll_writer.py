@@ -539,3 +539,28 @@ def test_a_group_sent_from_the_games_thread_holds_the_sends_and_falls_back_to_th
             assert "failed (the connection was lost); the writer thread writes it" in logged[0]
             threads.finish()
             assert sent == ["answered", "failed"] and job.committed
+
+
+def test_a_prepared_group_whose_ids_cannot_be_read_back_is_still_stored_and_sent():
+    threads, logged, answers = Syncs(), [], []
+
+    class Built:
+        sql = "the group"
+
+        def landed(self, rows):
+            raise KeyError("ABCD2345")
+
+    def send_prepared(sql):
+        answers.append(Deferred())
+        return answers[-1]
+
+    held = durable.Barrier(lambda: None, threads, log=logged.append, commit=lambda jobs: True,
+                           send_prepared=send_prepared)
+    held.send(lambda: None)
+    threads.finish()
+    sent = []
+    job = held.submit(durable.Job(lambda: None, build=lambda jobs: Built()))
+    held.send(lambda: sent.append("line"))
+    answers.pop().callback([])
+    assert (sent, job.committed, threads.waiting) == (["line"], True, [])
+    assert any("stored, but its ids were not read back" in line for line in logged)
