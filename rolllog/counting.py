@@ -369,8 +369,8 @@ class NotHeld(Exception):
 def built(using=None):
     """
     A group's statements as `grouped` would send them on PostgreSQL, built without sending
-    anything (the roll log's writer builds a group on the game's thread, and its thread only
-    sends it: `rolllog.writer.prepare`). Yields the group: after the block, its `held`
+    anything (the roll log's writer builds a group on the game's thread, to send it from
+    there as one query: `rolllog.writer.prepare`). Yields the group: after the block, its `held`
     ((sql, params) in order, the summed counts last) and `inserted` ((index in `held`, the
     instance that statement inserts)), each such instance's id None until the statements
     are committed. Any statement that would reach the database meanwhile (a read, a write

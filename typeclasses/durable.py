@@ -565,7 +565,9 @@ def send_prepared(sql):
     once the server has answered it whole, or fails. The statements of one such query are one
     transaction, committed after the last, and the server answers only once its log is
     flushed past that commit: so the Deferred fires once the group is durable, and a failure
-    means none of it was written. The reactor watches the connection's socket (`_Answer`),
+    means none of it was written (but for a connection lost between the server's commit and
+    its answer: the ruling in docs/performance.md, "On PostgreSQL, most groups without the
+    thread"). The reactor watches the connection's socket (`_Answer`),
     so no thread waits on the database, and none takes the interpreter from the game's.
     """
     from twisted.internet import reactor, task
