@@ -421,11 +421,8 @@ def _wait_while_held_for_test():
     the writer waits before it writes, so a test can see that nothing is sent meanwhile (a
     group sent from the reactor's thread waits too: `send_prepared`).
     """
-    from django.conf import settings
-
-    path = getattr(settings, "DICE_WRITER_HOLD_FILE", None)
     waited = 0
-    while path and os.path.exists(path) and waited < HOLD_SECONDS * 100:
+    while _held_for_test() and waited < HOLD_SECONDS * 100:
         time.sleep(0.01)
         waited += 1
 
@@ -671,10 +668,7 @@ _SENDER = []  # the prepared groups' own PostgreSQL connection, used on the reac
 
 
 def _sender():
-    if _SENDER and not _SENDER[0].closed:
-        return _SENDER[0]
-    _SENDER[:] = [_connect_own()]
-    return _SENDER[0]
+    return _own(_SENDER)
 
 
 def _close_sender():
@@ -685,10 +679,14 @@ _FLUSHER = []  # the sync's own PostgreSQL connection, once made; one sync runs 
 
 
 def _flusher():
-    if _FLUSHER and not _FLUSHER[0].closed:
-        return _FLUSHER[0]
-    _FLUSHER[:] = [_connect_own()]
-    return _FLUSHER[0]
+    return _own(_FLUSHER)
+
+
+def _own(held):
+    """The connection kept in `held` (`_SENDER`, `_FLUSHER`), made again once closed."""
+    if not held or held[0].closed:
+        held[:] = [_connect_own()]
+    return held[0]
 
 
 def _connect_own():
